@@ -1,0 +1,140 @@
+'use strict';
+// The read-only commands: thin shells over the library.
+const lib = require('../index');
+const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
+const { runAction, writeOut, apiExample } = require('./run');
+const { itemJson, itemLong, escapeKey, summaryText, statsText, isoDate } = require('./format');
+const { Progress } = require('../progress');
+
+function common(cmd) {
+  return outputOptions(sourceOptions(connectionOptions(cmd)));
+}
+
+function notice(opts) {
+  return (msg) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${msg}\n`); };
+}
+
+function finish(opts, res) {
+  if (opts.verbose && res.stats) process.stderr.write(`${statsText(res.stats)}\n`);
+  if (res.complete === false && !opts.quiet && !opts.json) process.stderr.write('s3blitz: the listing is incomplete (--max-list-requests)\n');
+}
+
+function prepare(fnName, source, opts, signal, extra = {}) {
+  const libOpts = { ...libraryOptions(source, opts), ...extra };
+  if (opts.apiExample) return { example: apiExample(fnName, libOpts) };
+  libOpts.signal = signal;
+  libOpts.log = notice(opts);
+  libOpts.progress = new Progress({ quiet: opts.quiet });
+  return { libOpts };
+}
+
+function register(program) {
+  const examples = (lines) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+  common(program.command('ls').alias('list'))
+    .description('list keys, one per line, in S3 key order')
+    .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
+    .option('-l, --long', 'date, size and key')
+    .option('--unordered', 'print pages as they arrive (faster; order not guaranteed)')
+    .addHelpText('after', examples([
+      's3blitz ls s3://my-bucket/logs/2024/',
+      's3blitz ls s3://my-bucket --long --pattern .parquet',
+      's3blitz ls --bucket my-bucket --start-after a --stop-at m --json',
+      "s3blitz ls s3://my-bucket --filter 'js:({Size}) => Size > 1e9' --unordered > big.txt",
+    ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
+    .action(runAction(async ({ args: [source], opts, signal }) => {
+      const { example, libOpts } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
+      if (example) return writeOut(example);
+      const fmt = opts.json ? itemJson : opts.long ? itemLong : (it) => escapeKey(it.Key);
+      const listing = new lib.Listing(libOpts);
+      try {
+        for await (const page of listing.pages()) {
+          let text = '';
+          for (const it of page) text += fmt(it) + '\n';
+          await writeOut(text);
+        }
+      } finally { listing.close(); }
+      finish(opts, { stats: listing.stats.toJSON(), complete: listing.complete });
+      return 0;
+    }));
+
+  outputOptions(connectionOptions(program.command('list-buckets')))
+    .description('list the buckets the credentials can see')
+    .addHelpText('after', examples(['s3blitz list-buckets', 's3blitz list-buckets --endpoint-url http://127.0.0.1:9000 --json']))
+    .action(runAction(async ({ opts }) => {
+      const libOpts = libraryOptions(undefined, opts);
+      if (opts.apiExample) return writeOut(apiExample('listBuckets', libOpts));
+      const buckets = await lib.listBuckets(libOpts);
+      await writeOut(buckets.map((b) => (opts.json ? JSON.stringify({ Name: b.Name, CreationDate: b.CreationDate ? b.CreationDate.toISOString() : null })
+        : `${isoDate(b.CreationDate)}  ${b.Name}`)).join('\n') + (buckets.length ? '\n' : ''));
+      return 0;
+    }));
+
+  common(program.command('summarize').alias('summary'))
+    .description('count objects and bytes: sizes, storage classes, folders, extensions, ages')
+    .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder', '.')
+    .option('--summarize-folders', 'group by folder')
+    .option('--depth <n>', 'folder depth for --summarize-folders', '1')
+    .option('--top <n>', 'rows per group table (the rest is "other")', '20')
+    .addHelpText('after', examples([
+      's3blitz summarize .',
+      's3blitz summarize s3://my-bucket --summarize-folders --depth 2',
+      's3blitz summarize s3://my-bucket/logs/ --json > summary.json',
+    ]))
+    .action(runAction(async ({ args: [source], opts, signal }) => {
+      const extra = { summarizeFolders: Boolean(opts.summarizeFolders) };
+      if (opts.depth !== '1') extra.depth = opts.depth;
+      if (opts.top !== '20') extra.top = opts.top;
+      const { example, libOpts } = prepare('summarize', source, opts, signal, extra);
+      if (example) return writeOut(example);
+      const res = await lib.summarize(libOpts);
+      await writeOut(opts.json ? JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, stats: res.stats }, null, 2) + '\n' : summaryText(res));
+      finish(opts, res);
+      return 0;
+    }));
+
+  common(program.command('each'))
+    .description('call a js: function for every item (--map) or every page of up to 1000 (--map-list)')
+    .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
+    .option('--map <js>', 'js:(item) => ... called once per item')
+    .option('--map-list <js>', 'js:(items) => ... called once per page')
+    .addHelpText('after', examples([
+      `s3blitz each s3://my-bucket --map 'js:({Key, Size}) => console.log(Key, Size)'`,
+      `s3blitz each s3://my-bucket --map-list 'js:(items) => console.log(items.length)'`,
+    ]))
+    .action(runAction(async ({ args: [source], opts, signal }) => {
+      const { example, libOpts } = prepare('each', source, opts, signal, { map: opts.map, mapList: opts.mapList });
+      if (example) return writeOut(example);
+      const res = await lib.each(libOpts);
+      finish(opts, res);
+      return 0;
+    }));
+
+  common(program.command('map'))
+    .description('turn each item into a value, fold the values with --reduce, print the result as JSON')
+    .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
+    .option('--map <js>', 'js:(item) => value')
+    .option('--reduce <js>', 'js:(a, b) => value (called in no guaranteed order)')
+    .option('--finally <js>', 'js:(result) => final result')
+    .option('--default <json>', 'result for an empty range (JSON)')
+    .addHelpText('after', examples([
+      `s3blitz map s3://my-bucket --map 'js:({Size}) => Size' --reduce 'js:(a, b) => a + b' --default 0`,
+      `s3blitz map s3://my-bucket --map 'js:({Key}) => Key.split("/")[0]' --reduce 'js:(a, b) => a.includes(b) ? a : [].concat(a, b)'`,
+      `s3blitz map . --map 'js:({Key, Size}) => ({Key, Size})'   # no --reduce: one JSON value per line`,
+    ]))
+    .action(runAction(async ({ args: [source], opts, signal }) => {
+      const extra = { map: opts.map, reduce: opts.reduce, finally: opts.finally };
+      if (opts.default !== undefined) {
+        try { extra.default = JSON.parse(opts.default); } catch { extra.default = opts.default; }
+      }
+      if (!opts.reduce && !opts.apiExample) extra.onValue = (v) => process.stdout.write(JSON.stringify(v === undefined ? null : v) + '\n');
+      const { example, libOpts } = prepare('map', source, opts, signal, extra);
+      if (example) return writeOut(example);
+      const res = await lib.map(libOpts);
+      if (opts.reduce) await writeOut(JSON.stringify(res.result === undefined ? null : res.result) + '\n');
+      finish(opts, res);
+      return 0;
+    }));
+}
+
+module.exports = { register };

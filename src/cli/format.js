@@ -1,0 +1,94 @@
+'use strict';
+// Text renderings for the terminal.
+const chalk = require('chalk');
+const { fmtInt } = require('../progress');
+
+// Control characters would corrupt a terminal or a line-based pipe: show them as \xNN.
+function escapeKey(key) {
+  return /[\x00-\x1f\x7f]/.test(key) ? key.replace(/[\x00-\x1f\x7f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0')) : key;
+}
+
+function humanBytes(n) {
+  if (n === null || n === undefined) return '-';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+  let u = 0, v = n;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  return u === 0 ? `${v} B` : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ${units[u]}`;
+}
+
+function isoDate(d) {
+  return d ? new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z') : '-';
+}
+
+function itemJson(it) {
+  return JSON.stringify({
+    Key: it.Key,
+    Size: it.Size,
+    LastModified: it.LastModified ? new Date(it.LastModified).toISOString() : null,
+    ETag: it.ETag === undefined ? null : it.ETag,
+    StorageClass: it.StorageClass === undefined ? null : it.StorageClass,
+  });
+}
+
+function itemLong(it) {
+  return `${isoDate(it.LastModified)}  ${String(it.Size).padStart(14)}  ${escapeKey(it.Key)}`;
+}
+
+function table(rows, aligns) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => stripAnsi(String(r[c])).length)));
+  return rows.map((r) => r.map((cell, c) => {
+    const s = String(cell), pad = widths[c] - stripAnsi(s).length;
+    return aligns[c] === 'r' ? ' '.repeat(pad) + s : s + ' '.repeat(pad);
+  }).join('  ').trimEnd()).join('\n');
+}
+
+function stripAnsi(s) { return s.replace(/\x1b\[[0-9;]*m/g, ''); }
+
+function pct(part, whole) { return whole ? `${((100 * part) / whole).toFixed(1)}%` : '-'; }
+
+function groupTable(title, rows, total) {
+  if (!rows || !rows.length) return '';
+  const body = [[chalk.bold(title), chalk.bold('objects'), chalk.bold('bytes'), chalk.bold('size'), chalk.bold('share')]];
+  for (const r of rows) body.push([escapeKey(r.name), fmtInt(r.objects), fmtInt(r.bytes), humanBytes(r.bytes), pct(r.bytes, total)]);
+  return table(body, ['l', 'r', 'r', 'r', 'r']) + '\n';
+}
+
+function summaryText({ summary: s, source, stats, complete }) {
+  const out = [];
+  out.push(chalk.bold(`Summary of ${source}`) + (complete ? '' : chalk.yellow('  (incomplete: stopped early)')));
+  out.push(table([
+    ['objects', fmtInt(s.objects)],
+    ['total size', `${humanBytes(s.bytes)} (${fmtInt(s.bytes)} bytes)`],
+    ['smallest', s.minSize === null ? '-' : humanBytes(s.minSize)],
+    ['mean', s.meanSize === null ? '-' : humanBytes(Math.round(s.meanSize))],
+    ['largest', s.maxSize === null ? '-' : humanBytes(s.maxSize)],
+    ['oldest', s.oldest ? `${isoDate(s.oldest.lastModified)}  ${escapeKey(s.oldest.key)}` : '-'],
+    ['newest', s.newest ? `${isoDate(s.newest.lastModified)}  ${escapeKey(s.newest.key)}` : '-'],
+  ], ['l', 'l']));
+  out.push('');
+  if (s.histogram.length) {
+    const rows = [[chalk.bold('size'), chalk.bold('objects'), chalk.bold('bytes'), '']];
+    const max = Math.max(...s.histogram.map((h) => h.objects));
+    for (const h of s.histogram) {
+      const label = h.max === null ? `>= ${humanBytes(h.min)}` : h.min === 0 ? '0 B' : `${humanBytes(h.min)} .. ${humanBytes(h.max)}`;
+      rows.push([label, fmtInt(h.objects), humanBytes(h.bytes), chalk.cyan('#'.repeat(Math.max(1, Math.round((30 * h.objects) / max))))]);
+    }
+    out.push(table(rows, ['r', 'r', 'r', 'l']), '');
+  }
+  out.push(groupTable('storage class', s.storageClasses, s.bytes));
+  if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes));
+  out.push(groupTable('extension', s.extensions, s.bytes));
+  if (s.approximate) out.push(chalk.yellow('groups beyond the 10,000 largest are folded into (other); their counts are approximate'));
+  if (stats && stats.listRequests) {
+    out.push(`list requests: ${fmtInt(stats.listRequests)} (efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(2)}), estimated request cost $${stats.estimatedCostUSD.toFixed(4)}`);
+  }
+  return out.filter((x) => x !== undefined).join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+function statsText(stats) {
+  return `list requests ${fmtInt(stats.listRequests)}, pages ${fmtInt(stats.pages)}, keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, ` +
+    `overlap ${fmtInt(stats.overlap)}, efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(3)}, splits ${stats.splits}` +
+    `${stats.retries ? `, retries ${stats.retries}` : ''}${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
+}
+
+module.exports = { escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table };

@@ -1,0 +1,48 @@
+'use strict';
+// Options shared by commands, added in groups so every command spells them the same.
+
+function connectionOptions(cmd) {
+  return cmd
+    .option('--endpoint-url <url>', 'S3 endpoint (default: $AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS)')
+    .option('--region <region>', 'AWS region (default: $AWS_REGION, the profile\'s region, else us-east-1)')
+    .option('--profile <name>', 'shared config / credentials profile (default: $AWS_PROFILE)')
+    .option('--path-style', 'path-style addressing (default for --endpoint-url)')
+    .option('--no-path-style', 'virtual-hosted-style addressing even with --endpoint-url')
+    .option('--request-payer <who>', 'requester: accept charges for a requester-pays bucket');
+}
+
+function sourceOptions(cmd) {
+  return cmd
+    .option('--bucket <name>', 'source bucket (instead of s3://bucket/...)')
+    .option('--prefix <prefix>', 'only keys that start with prefix (raw: no "/" implied)')
+    .option('--start-after <key>', 'only keys after key (exclusive)')
+    .option('--stop-at <key>', 'only keys up to key (inclusive)')
+    .option('--filter <js>', 'js:({Key, Size, LastModified, ETag, StorageClass}) => boolean')
+    .option('--pattern <text>', 'only keys containing text, or matching js:/regexp/flags')
+    .option('--list-concurrency <n>', 'list requests in flight at once', '100')
+    .option('--max-list-requests <n>', 'stop after n list requests (the result is marked incomplete)')
+    .option('--sequential', 'list with one plain ListObjectsV2 walk, no parallel ranges');
+}
+
+function outputOptions(cmd, { json = true } = {}) {
+  if (json) cmd.option('--json', 'machine-readable JSON output');
+  return cmd
+    .option('-q, --quiet', 'no progress line, no notices')
+    .option('-v, --verbose', 'request statistics on stderr at the end')
+    .option('--debug', 'stack traces and request details on errors')
+    .option('--api-example', 'print the equivalent library call instead of running');
+}
+
+// CLI option values to library options (camelCase, numbers checked by the library).
+function libraryOptions(source, opts) {
+  const o = {};
+  if (source !== undefined) o.source = source;
+  const copy = ['bucket', 'prefix', 'startAfter', 'stopAt', 'filter', 'pattern', 'listConcurrency', 'maxListRequests',
+    'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential'];
+  for (const k of copy) if (opts[k] !== undefined) o[k] = opts[k];
+  if (opts.pathStyle !== undefined && process.argv.some((a) => a === '--path-style' || a === '--no-path-style')) o.forcePathStyle = opts.pathStyle;
+  if (o.listConcurrency === '100') delete o.listConcurrency;
+  return o;
+}
+
+module.exports = { connectionOptions, sourceOptions, outputOptions, libraryOptions };

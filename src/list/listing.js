@@ -1,0 +1,97 @@
+'use strict';
+// One listing of a source: opens the store, lists the range (in parallel for S3, by a
+// sorted walk for folders), applies --filter and --pattern, counts, reports progress.
+const { ParallelLister } = require('./parallel-lister');
+const { normalizeRange } = require('./range');
+const { openStore } = require('../stores/open-store');
+const { RequestStats } = require('../stats');
+const { userFunction, keyMatcher } = require('../js-function');
+const { FatalError, UsageError } = require('../errors');
+const { Progress } = require('../progress');
+
+function positiveInt(value, name, { allowZero = false } = {}) {
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1) || String(value).trim() === '') {
+    throw new UsageError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} whole number, not ${JSON.stringify(String(value))}`);
+  }
+  return n;
+}
+
+class Listing {
+  constructor(options = {}) {
+    this.options = options;
+    this.stats = options.stats || new RequestStats();
+    this.listConcurrency = positiveInt(options.listConcurrency, '--list-concurrency') || 100;
+    this.maxListRequests = positiveInt(options.maxListRequests, '--max-list-requests');
+    this.filter = userFunction(options.filter, '--filter');
+    this.match = keyMatcher(options.pattern);
+    const { store, location } = openStore({ ...options, stats: this.stats, maxSockets: this.listConcurrency }, 'source');
+    this.store = store;
+    this.location = location;
+    this.range = normalizeRange({ prefix: location.type === 's3' ? location.prefix : location.keyPrefix || '', startAfter: options.startAfter, stopAt: options.stopAt });
+    this.complete = false;
+    this.progress = options.progress || new Progress(options);
+    this.log = options.log || (() => {});
+  }
+
+  async *pages() {
+    await this.store.open();
+    const { signal } = this.options;
+    let source;
+    if (this.store.type === 's3') {
+      this.lister = new ParallelLister(this.store, {
+        ...this.range.empty ? {} : {},
+        prefix: this.range.prefix,
+        startAfter: this.range.after,
+        stopAt: this.range.stop,
+        listConcurrency: this.listConcurrency,
+        maxListRequests: this.maxListRequests,
+        ordered: this.options.unordered !== true,
+        sequential: this.options.sequential === true,
+        signal,
+        stats: this.stats,
+        log: this.log,
+      });
+      this.progress.inflight = () => this.lister.inflight;
+      source = this.lister.pages();
+    } else {
+      source = this.store.pages(this.range, { signal });
+    }
+    const filter = this.filter;
+    const match = this.match;
+    for await (let page of source) {
+      if (match || filter) page = this._filter(page, match, filter);
+      this.progress.tick(page);
+      if (page.length) yield page;
+    }
+    this.complete = this.lister ? this.lister.complete : true;
+  }
+
+  _filter(page, match, filter) {
+    const out = [];
+    for (const item of page) {
+      if (match && !match(item.Key)) continue;
+      if (filter) {
+        let ok;
+        try { ok = filter(item); } catch (err) {
+          throw new FatalError(`--filter threw for ${JSON.stringify(item.Key)}: ${err && err.message}`);
+        }
+        if (!ok) continue;
+      }
+      out.push(item);
+    }
+    return out;
+  }
+
+  async *items() {
+    for await (const page of this.pages()) yield* page;
+  }
+
+  close() {
+    this.progress.stop();
+    this.store.destroy();
+  }
+}
+
+module.exports = { Listing, positiveInt };

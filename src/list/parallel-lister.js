@@ -1,0 +1,438 @@
+'use strict';
+// The parallel lister. The requested range is cut into disjoint segments, each read
+// with ListObjectsV2 StartAfter from its cursor. A page can run past its segment's end:
+// those keys are handed to the following segments (advancing their cursors) instead
+// of being thrown away. Segments split where pages show the range is dense: the tail
+// gallops ahead at doubling distances, bounded segments split where the learned key
+// space says the remaining keys are, and trust grows only where guesses proved right.
+// Split points are guesses; exactly-once never depends on them, only on cursors.
+
+const { compareKeys, commonPrefix } = require('../keys/order');
+const { KeySpace } = require('../keys/keyspace');
+const { UniformKeySpace } = require('../keys/uniform-keyspace');
+const { normalizeRange, inRange } = require('./range');
+const { RequestStats } = require('../stats');
+const { FatalError } = require('../errors');
+
+const PAGE = 1000;
+const MAX_TRUST = 64;
+
+class Segment {
+  constructor(start, end, parent = null) {
+    this.start = start; // exclusive
+    this.end = end; // inclusive; null = up to the end of the listing
+    this.cursor = start; // last key handed out from this segment
+    this.busy = false;
+    this.done = false;
+    this.fresh = true; // no page of its own yet
+    this.trust = parent ? parent.trust : 1;
+    this.gallop = parent ? parent.gallop * 2 : 16;
+    this.cooldown = 0;
+    this.parent = parent;
+    this.buf = [];
+    this.held = 0; // keys in buf
+  }
+}
+
+class UnorderedStoreError extends Error {}
+
+function isIncreasing(items) {
+  for (let k = 1; k < items.length; k++) if (compareKeys(items[k - 1].Key, items[k].Key) >= 0) return false;
+  return true;
+}
+
+// Some stores (MinIO) refuse a StartAfter with a '.' or '..' path segment, which no real
+// key there has; a made-up split point must not have one either.
+function acceptableStartAfter(key) {
+  return !/(^|[/\\])\s*\.{1,2}\s*([/\\]|$)/.test(key) && !key.includes('//');
+}
+
+function dropLastCodePoint(s) {
+  const c = s.charCodeAt(s.length - 1);
+  return s.slice(0, c >= 0xdc00 && c <= 0xdfff && s.length > 1 ? -2 : -1);
+}
+
+class ParallelLister {
+  /**
+   * @param store object with listPage({prefix, startAfter, continuationToken, signal})
+   * @param options {prefix, startAfter, stopAt, listConcurrency, maxListRequests,
+   *   ordered, reorderWindow, minPagesPerRange, signal, stats, log}
+   */
+  constructor(store, options = {}) {
+    this.store = store;
+    this.range = normalizeRange(options);
+    this.concurrency = options.listConcurrency || 100;
+    this.maxRequests = options.maxListRequests || Infinity;
+    this.ordered = options.ordered !== false;
+    this.window = options.reorderWindow || 200 * PAGE;
+    this.maxQueued = options.maxQueuedPages || 32;
+    this.minPages = options.minPagesPerRange || 8;
+    this.signal = options.signal;
+    this.stats = options.stats || new RequestStats();
+    this.log = options.log || (() => {});
+    this.sequential = options.sequential === true;
+    this.space = new KeySpace(); // interpolates inside known ranges
+    this.wide = new UniformKeySpace(); // extrapolates past the last known key
+    this.wide.learn(this.range.prefix);
+    this.segs = [new Segment(this.range.after, this.range.stop)];
+    this.head = 0; // ordered output: first segment not yet fully emitted
+    this.buffered = 0; // keys held back for order
+    this.inflight = 0;
+    this.active = 1; // segments not done
+    this.out = [];
+    this.error = null;
+    this.stopped = false; // request budget spent or aborted
+    this.complete = false;
+    this.finished = false;
+    this.wake = null;
+    this.yielded = 0;
+  }
+
+  async *pages() {
+    if (this.range.empty) { this.complete = true; return; }
+    if (this.sequential) { yield* this._sequential(); return; }
+    const onAbort = () => this._fail(this.signal.reason || new Error('aborted'));
+    if (this.signal) {
+      if (this.signal.aborted) throw this.signal.reason || new Error('aborted');
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      this._pump();
+      for (;;) {
+        if (this.error) throw this.error;
+        if (this.out.length) {
+          const page = this.out.shift();
+          this._pump();
+          this.yielded += page.length;
+          yield page;
+          continue;
+        }
+        if (this.finished) break;
+        await new Promise((resolve) => { this.wake = resolve; });
+        this.wake = null;
+      }
+    } catch (err) {
+      if (!(err instanceof UnorderedStoreError)) throw err;
+      if (this.yielded > 0) throw new FatalError('the store listed keys out of order after output began; rerun with --sequential');
+      this.log('the store does not list in key order or ignores StartAfter: falling back to a sequential listing');
+      this.stats.fallback = 'sequential';
+      yield* this._sequential();
+      return;
+    } finally {
+      if (this.signal) this.signal.removeEventListener('abort', onAbort);
+      this.stopped = true;
+    }
+  }
+
+  async *items() {
+    for await (const page of this.pages()) yield* page;
+  }
+
+  _notify() {
+    if (this.wake) this.wake();
+  }
+
+  _fail(err) {
+    if (!this.error) this.error = err;
+    this.stopped = true;
+    this._notify();
+  }
+
+  _pump() {
+    while (!this.stopped && !this.error && this.inflight < this.concurrency && this.out.length < this.maxQueued) {
+      if (this.stats.listRequests >= this.maxRequests) {
+        this.stopped = true;
+        this.log(`stopped after ${this.stats.listRequests} list requests (--max-list-requests): the listing is incomplete`);
+        break;
+      }
+      const seg = this._nextIdle();
+      if (!seg) break;
+      this._launch(seg);
+    }
+    if (this.inflight === 0 && (this.active === 0 || this.stopped) && !this.finished) {
+      this.complete = this.active === 0 && !this.error;
+      if (this.ordered) this._flushAll();
+      this.finished = true;
+    }
+    this._notify();
+  }
+
+  _nextIdle() {
+    const segs = this.segs;
+    if (!this.ordered) {
+      for (let i = 0; i < segs.length; i++) if (!segs[i].done && !segs[i].busy) return segs[i];
+      return null;
+    }
+    // Ordered output holds keys back until the segments before them finish: work left
+    // to right and stop where the keys held back so far fill the reorder window.
+    let held = 0;
+    for (let i = this.head; i < segs.length; i++) {
+      const s = segs[i];
+      if (!s.done && !s.busy) return s;
+      held += s.held;
+      if (held > this.window) return null;
+    }
+    return null;
+  }
+
+  _launch(seg) {
+    seg.busy = true;
+    this.inflight++;
+    this.stats.listRequests++;
+    const after = seg.cursor;
+    this.store.listPage({ prefix: this.range.prefix, startAfter: after || undefined, signal: this.signal })
+      .then((page) => {
+        seg.busy = false;
+        if (!this.error) this._onPage(seg, after, page);
+      }, (err) => {
+        seg.busy = false;
+        this._fail(err);
+      })
+      .catch((err) => this._fail(err))
+      .finally(() => { this.inflight--; this._pump(); });
+  }
+
+  _indexFor(key) {
+    // Last segment whose start is <= key.
+    const segs = this.segs;
+    let lo = 0, hi = segs.length - 1;
+    while (lo < hi) {
+      const m = (lo + hi + 1) >> 1;
+      if (compareKeys(segs[m].start, key) <= 0) lo = m; else hi = m - 1;
+    }
+    return lo;
+  }
+
+  _onPage(seg, after, page) {
+    const items = page.items;
+    const n = items.length;
+    const st = this.stats;
+    st.pages++;
+    st.keysReturned += n;
+    // Trust but verify: strictly increasing, after StartAfter, inside the prefix.
+    const prefix = this.range.prefix;
+    let prev = after;
+    for (let k = 0; k < n; k++) {
+      const key = items[k].Key;
+      if ((prev !== '' || k > 0) && compareKeys(key, prev) <= 0) throw new UnorderedStoreError();
+      if (prefix && !key.startsWith(prefix)) throw new UnorderedStoreError();
+      prev = key;
+    }
+    if (n === 0 && page.truncated) {
+      if (++st.emptyTruncated > 100) throw new FatalError('the store keeps returning empty truncated pages');
+    }
+    // A few keys of every page teach the key-space model where keys lie.
+    for (let k = 0; k < n; k += 97) this.space.learn(items[k].Key);
+    if (n > 0 && (st.pages & 7) === 1) this.wide.learn(items[n - 1].Key);
+
+    const segs = this.segs;
+    let i = this._indexFor(after);
+    let k = 0;
+    let ownFirst = null, ownLast = null, ownCount = 0;
+    while (k < n && i < segs.length) {
+      const s = segs[i];
+      let chunkStart = -1, chunkEnd = -1;
+      for (; k < n; k++) {
+        const key = items[k].Key;
+        if (s.end !== null && compareKeys(key, s.end) > 0) break;
+        if (s.done || compareKeys(key, s.cursor) <= 0) { st.overlap++; continue; }
+        if (chunkStart < 0) chunkStart = k;
+        chunkEnd = k + 1;
+        s.cursor = key;
+      }
+      if (chunkStart >= 0) {
+        if (s === seg) { ownFirst = items[chunkStart].Key; ownLast = items[chunkEnd - 1].Key; ownCount = chunkEnd - chunkStart; }
+        this._emit(i, chunkStart === 0 && chunkEnd === n ? items : items.slice(chunkStart, chunkEnd));
+      }
+      if (k < n || (s.end !== null && s.cursor === s.end)) { this._finish(s); i++; } // covered to its end
+      if (k >= n) break;
+    }
+    if (k < n) { // past the last segment: past --stop-at
+      for (; i < segs.length; i++) this._finish(segs[i]);
+      st.overlap += n - k;
+    }
+    if (!page.truncated) {
+      // Nothing exists after this page's last key.
+      const last = n ? items[n - 1].Key : after;
+      for (let j = last === '' ? 0 : this._indexFor(last); j < segs.length; j++) this._finish(segs[j]);
+    }
+    if (seg.fresh && !seg.done) this._judgeLanding(seg, after, items);
+    seg.fresh = false;
+    if (!seg.done && page.truncated && ownCount >= PAGE / 2 && segs.includes(seg)) this._plan(seg, ownFirst, ownLast, ownCount);
+    if (this.ordered) this._flush();
+    if (segs.length > 2 * this.concurrency + 64) this._compact();
+  }
+
+  _finish(s) {
+    if (s.done) return;
+    s.done = true;
+    this.active--;
+  }
+
+  // A split's first page tells whether the guess behind it was good: a first key close
+  // to the split point means the range really is dense there.
+  _judgeLanding(seg, after, items) {
+    const parent = seg.parent;
+    seg.parent = null;
+    if (!parent || items.length < 2) return;
+    const first = items[0].Key, last = items[items.length - 1].Key;
+    const ctx = commonPrefix(after, last);
+    const sp = this.space;
+    const fa = sp.frac(after, ctx), f1 = sp.frac(first, ctx), fl = sp.frac(last, ctx);
+    const perKey = (fl - f1) / (items.length - 1);
+    const gapKeys = perKey > 0 ? (f1 - fa) / perKey : (f1 > fa ? Infinity : 0);
+    if (gapKeys <= 2 * PAGE) {
+      seg.trust = Math.min(MAX_TRUST, Math.max(1, seg.trust) * 2);
+      parent.trust = Math.min(MAX_TRUST, Math.max(1, parent.trust) * 2);
+    } else {
+      // The guess landed in an empty stretch: read on sequentially for a while.
+      this.stats.missedSplits++;
+      seg.trust = 1;
+      parent.trust = 0;
+      parent.cooldown = 4;
+    }
+  }
+
+  _plan(seg, first, last, n) {
+    if (seg.trust === 0) {
+      if (--seg.cooldown <= 0) seg.trust = 1;
+      return;
+    }
+    const free = this.concurrency - this.active;
+    if (free <= 0 || n < 2) return;
+    const idx = this.segs.indexOf(seg);
+    if (seg.end === null) {
+      const m = this._gallopPoint(first, last, n, seg.gallop);
+      if (m) this._split(idx, [m]);
+      return;
+    }
+    const sp = this.space;
+    const ctx = commonPrefix(first, seg.end);
+    const f1 = sp.frac(first, ctx), fl = sp.frac(last, ctx), fe = sp.frac(seg.end, ctx);
+    const perKey = (fl - f1) / (n - 1);
+    const pagesLeft = perKey > 0 ? (fe - fl) / perKey / PAGE : Infinity;
+    const pieces = Math.min(free, Math.floor(pagesLeft / this.minPages) - 1, seg.trust);
+    if (!(pieces >= 1)) return;
+    const points = [];
+    let lo = last;
+    for (let p = 1; p <= pieces; p++) {
+      const m = sp.keyAt(ctx, fl + ((fe - fl) * p) / (pieces + 1), lo, seg.end);
+      if (m) { points.push(m); lo = m; }
+    }
+    if (points.length) this._split(idx, points);
+  }
+
+  // A key `pages` pages beyond last, judged by this page's density, going up a level
+  // of the key hierarchy when the distance does not fit below the current one.
+  _gallopPoint(first, last, n, pages) {
+    const sp = this.wide;
+    const prefix = this.range.prefix;
+    let ctx = commonPrefix(first, last);
+    for (;;) {
+      const f1 = sp.frac(first, ctx), fl = sp.frac(last, ctx);
+      const t = fl + ((fl - f1) * pages * PAGE) / (n - 1);
+      if (t < 1 && t > fl) return sp.keyAt(ctx, t, last, null);
+      if (ctx.length <= prefix.length) return null;
+      ctx = dropLastCodePoint(ctx);
+    }
+  }
+
+  _split(idx, points) {
+    points = points.filter(acceptableStartAfter);
+    if (!points.length) return;
+    const seg = this.segs[idx];
+    const added = [];
+    for (let p = 0; p < points.length; p++) {
+      const t = new Segment(points[p], p + 1 < points.length ? points[p + 1] : seg.end, seg);
+      added.push(t);
+    }
+    seg.end = points[0];
+    seg.gallop = 16;
+    this.segs.splice(idx + 1, 0, ...added);
+    this.active += added.length;
+    this.stats.splits += added.length;
+  }
+
+  _emit(i, chunk) {
+    this.stats.keysUnique += chunk.length;
+    if (!this.ordered) { this.out.push(chunk); return; }
+    if (i === this.head) this.out.push(chunk);
+    else { const s = this.segs[i]; s.buf.push(chunk); s.held += chunk.length; this.buffered += chunk.length; }
+  }
+
+  _flush() {
+    const segs = this.segs;
+    while (this.head < segs.length) {
+      const s = segs[this.head];
+      if (s.buf.length) {
+        for (const c of s.buf) this.out.push(c);
+        this.buffered -= s.held;
+        s.buf = [];
+        s.held = 0;
+      }
+      if (!s.done) break;
+      this.head++;
+    }
+  }
+
+  _flushAll() {
+    for (let i = this.head; i < this.segs.length; i++) {
+      for (const c of this.segs[i].buf) this.out.push(c);
+      this.segs[i].buf = [];
+      this.segs[i].held = 0;
+    }
+    this.buffered = 0;
+  }
+
+  // Merge runs of finished segments so bookkeeping stays proportional to concurrency.
+  _compact() {
+    const out = [];
+    let head = 0;
+    for (let i = 0; i < this.segs.length; i++) {
+      const s = this.segs[i];
+      const prev = out[out.length - 1];
+      if (i === this.head) head = out.length;
+      if (prev && prev.done && s.done && !(this.ordered && i === this.head)) {
+        prev.end = s.end;
+        prev.cursor = s.end === null ? prev.cursor : s.end;
+        if (s.buf.length) { prev.buf.push(...s.buf); prev.held += s.held; }
+        if (i === this.head) head = out.length - 1;
+        continue;
+      }
+      out.push(s);
+    }
+    this.segs = out;
+    this.head = head;
+  }
+
+  // Plain ListObjectsV2 walk with continuation tokens, for stores that do not list in order.
+  async *_sequential() {
+    const { prefix, after, stop } = this.range;
+    let token;
+    let first = true;
+    for (;;) {
+      if (this.stats.listRequests >= this.maxRequests) {
+        this.log(`stopped after ${this.stats.listRequests} list requests (--max-list-requests): the listing is incomplete`);
+        return;
+      }
+      this.stats.listRequests++;
+      const page = await this.store.listPage({ prefix, startAfter: first ? after || undefined : undefined, continuationToken: token, signal: this.signal });
+      first = false;
+      this.stats.pages++;
+      this.stats.keysReturned += page.items.length;
+      // Filter rather than cut: this path also serves stores that list out of order.
+      const items = page.items.filter((it) => inRange(this.range, it.Key));
+      const pastStop = stop !== null && page.items.length > 0 && isIncreasing(page.items) &&
+        compareKeys(page.items[page.items.length - 1].Key, stop) > 0;
+      if (pastStop) page.truncated = false;
+      this.stats.keysUnique += items.length;
+      if (items.length) yield items;
+      if (!page.truncated) break;
+      token = page.nextToken;
+      if (!token) throw new FatalError('the store said the listing is truncated but gave no continuation token');
+    }
+    this.complete = true;
+  }
+}
+
+module.exports = { ParallelLister, Segment, PAGE };

@@ -1,0 +1,59 @@
+'use strict';
+// Every request is counted: by type, with retries, throttles and bytes. List efficiency
+// is unique keys returned per 1000-key list request.
+
+// USD per 1000 requests, S3 Standard in us-east-1 (list/put/copy class vs get/head class).
+const PRICE_PER_1000 = { LIST: 0.005, PUT: 0.005, COPY: 0.005, POST: 0.005, GET: 0.0004, HEAD: 0.0004, DELETE: 0 };
+
+class RequestStats {
+  constructor() {
+    this.listRequests = 0;
+    this.pages = 0;
+    this.keysReturned = 0;
+    this.keysUnique = 0;
+    this.overlap = 0;
+    this.emptyTruncated = 0;
+    this.splits = 0;
+    this.missedSplits = 0;
+    this.fallback = null;
+    this.requests = {}; // type -> count, for everything but LIST
+    this.retries = 0;
+    this.throttles = 0;
+    this.bytes = 0;
+  }
+
+  count(type, n = 1) {
+    this.requests[type] = (this.requests[type] || 0) + n;
+  }
+
+  get efficiency() {
+    return this.listRequests ? this.keysUnique / (this.listRequests * 1000) : null;
+  }
+
+  get estimatedCost() {
+    let usd = (this.listRequests * PRICE_PER_1000.LIST) / 1000;
+    for (const [type, n] of Object.entries(this.requests)) usd += ((PRICE_PER_1000[type] ?? 0.005) * n) / 1000;
+    return usd;
+  }
+
+  toJSON() {
+    return {
+      listRequests: this.listRequests,
+      pages: this.pages,
+      keysReturned: this.keysReturned,
+      keysUnique: this.keysUnique,
+      overlap: this.overlap,
+      efficiency: this.efficiency === null ? null : Number(this.efficiency.toFixed(4)),
+      splits: this.splits,
+      missedSplits: this.missedSplits,
+      fallback: this.fallback,
+      requests: { LIST: this.listRequests, ...this.requests },
+      retries: this.retries,
+      throttles: this.throttles,
+      bytes: this.bytes,
+      estimatedCostUSD: Number(this.estimatedCost.toFixed(6)),
+    };
+  }
+}
+
+module.exports = { RequestStats, PRICE_PER_1000 };

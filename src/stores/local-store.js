@@ -1,0 +1,81 @@
+'use strict';
+// A local folder as a store. Keys are paths relative to the root with '/' separators,
+// walked in S3's order: within a folder, a subfolder "name" sorts as "name/", so that
+// "a-b" (0x2D) comes before everything under "a/" (0x2F), as S3 would list them.
+const fs = require('fs');
+const path = require('path');
+const { compareKeys } = require('../keys/order');
+const { inRange } = require('../list/range');
+const { FatalError } = require('../errors');
+
+class LocalStore {
+  constructor({ root, stats }) {
+    this.type = 'local';
+    this.root = root;
+    this.stats = stats;
+  }
+
+  async open() {
+    let st;
+    try { st = await fs.promises.stat(this.root); } catch (err) {
+      throw new FatalError(`cannot read folder ${this.root}: ${err.code === 'ENOENT' ? 'no such folder' : err.code}`);
+    }
+    if (!st.isDirectory()) throw new FatalError(`${this.root} is not a folder`);
+  }
+
+  // Pages of up to pageSize items in key order, restricted to range.
+  async *pages(range, { pageSize = 1000, signal } = {}) {
+    let page = [];
+    for await (const item of this._walk(this.root, '', range, signal)) {
+      page.push(item);
+      if (page.length >= pageSize) { yield page; page = []; }
+    }
+    if (page.length) yield page;
+  }
+
+  async *_walk(dir, keyPrefix, range, signal) {
+    if (signal && signal.aborted) throw signal.reason || new Error('aborted');
+    let entries;
+    try { entries = await fs.promises.readdir(dir, { withFileTypes: true }); } catch (err) {
+      if (keyPrefix === '') throw new FatalError(`cannot read folder ${dir}: ${err.code}`);
+      this._warn(`skipping ${dir}: ${err.code}`);
+      return;
+    }
+    const rows = [];
+    for (const e of entries) {
+      let isDir = e.isDirectory();
+      let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        // Follow links to files; links to folders are skipped (they can loop).
+        try { const st = await fs.promises.stat(path.join(dir, e.name)); isFile = st.isFile(); isDir = false; } catch { continue; }
+      }
+      if (!isDir && !isFile) continue;
+      const key = keyPrefix + e.name + (isDir ? '/' : '');
+      rows.push({ key, isDir, name: e.name });
+    }
+    rows.sort((a, b) => compareKeys(a.key, b.key));
+    const { prefix, stop } = range;
+    for (const r of rows) {
+      // Prune folders that cannot hold keys of the range.
+      if (stop !== null && compareKeys(r.key, stop) > 0 && !stop.startsWith(r.key)) return;
+      if (prefix && !r.key.startsWith(prefix) && !prefix.startsWith(r.key)) continue;
+      const full = path.join(dir, r.name);
+      if (r.isDir) {
+        if (range.after && compareKeys(r.key + '\u{10FFFF}', range.after) <= 0) continue;
+        yield* this._walk(full, r.key, range, signal);
+      } else if (inRange(range, r.key)) {
+        let st;
+        try { st = await fs.promises.stat(full); } catch { continue; }
+        yield { Key: r.key, Size: st.size, LastModified: st.mtime, ETag: null, StorageClass: null };
+      }
+    }
+  }
+
+  _warn(msg) {
+    if (this.onWarning) this.onWarning(msg);
+  }
+
+  destroy() {}
+}
+
+module.exports = { LocalStore };

@@ -1,0 +1,34 @@
+'use strict';
+const { resolveLocation } = require('../location');
+const { S3Store } = require('./s3-store');
+const { LocalStore } = require('./local-store');
+
+// role 'source' reads source/bucket/prefix; 'target' reads target/toBucket/toPrefix.
+function openStore(options, role = 'source') {
+  const location = resolveLocation(role === 'source'
+    ? { location: options.source, bucket: options.bucket, prefix: options.prefix }
+    : { location: options.target, bucket: options.toBucket, prefix: undefined }, role);
+  const conn = role === 'source' ? options : {
+    ...options,
+    endpointUrl: options.toEndpointUrl || options.endpointUrl,
+    region: options.toRegion || options.region,
+    profile: options.toProfile || options.profile,
+    credentials: options.toCredentials || (options.toProfile ? undefined : options.credentials),
+  };
+  const store = location.type === 's3'
+    ? new S3Store({
+      bucket: location.bucket,
+      region: conn.region || location.region,
+      endpointUrl: conn.endpointUrl,
+      profile: conn.profile,
+      forcePathStyle: conn.forcePathStyle,
+      requestPayer: conn.requestPayer,
+      credentials: conn.credentials,
+      maxSockets: options.maxSockets,
+      stats: options.stats,
+    })
+    : new LocalStore({ root: location.path, stats: options.stats });
+  return { store, location };
+}
+
+module.exports = { openStore };

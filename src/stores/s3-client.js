@@ -1,0 +1,58 @@
+'use strict';
+// Builds S3 clients: endpoint, region, profile, the standard credential chain, and a
+// keep-alive socket pool as large as the concurrency (the SDK's default handler allows
+// 50 sockets, which silently caps parallel requests).
+const http = require('http');
+const https = require('https');
+
+// The SDK warns once per process on Node < 22 that future releases will need Node 22.
+// This release supports Node 20 (see package.json engines), so that notice is not for
+// our users; every other warning still shows. A user who sets the variable wins.
+if (process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED === undefined) {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+}
+const { S3Client } = require('@aws-sdk/client-s3');
+const { NodeHttpHandler } = require('@smithy/node-http-handler');
+
+function endpointFromEnv(env = process.env) {
+  return env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
+}
+
+/**
+ * @param {object} o endpointUrl, region, profile, forcePathStyle, maxSockets, credentials, maxAttempts
+ */
+function createS3Client(o = {}) {
+  const endpoint = o.endpointUrl || endpointFromEnv();
+  const maxSockets = Math.max(64, (o.maxSockets || 100) + 16);
+  const agentOpts = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' };
+  const config = {
+    region: o.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || undefined,
+    endpoint,
+    forcePathStyle: o.forcePathStyle !== undefined ? o.forcePathStyle : Boolean(endpoint),
+    followRegionRedirects: true,
+    // S3-compatible stores reject the optional checksum headers newer SDKs add.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: o.maxAttempts || 5,
+    requestHandler: new NodeHttpHandler({
+      httpAgent: new http.Agent(agentOpts),
+      httpsAgent: new https.Agent(agentOpts),
+      connectionTimeout: o.connectionTimeout || 10000,
+      requestTimeout: o.requestTimeout || 300000,
+    }),
+  };
+  if (o.profile) config.profile = o.profile;
+  if (o.credentials) config.credentials = o.credentials;
+  if (!config.region && !o.profile) config.region = 'us-east-1';
+  let client = new S3Client(config);
+  if (!config.region) {
+    // A profile may name the region; fall back to us-east-1 when it does not.
+    const resolve = client.config.region;
+    client.config.region = async () => {
+      try { return await resolve(); } catch { return 'us-east-1'; }
+    };
+  }
+  return client;
+}
+
+module.exports = { createS3Client, endpointFromEnv };

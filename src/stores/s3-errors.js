@@ -1,0 +1,44 @@
+'use strict';
+// Turns SDK and network errors into one line a user can act on.
+const { FatalError, S3BlitzError } = require('../errors');
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'TimeoutError', 'EPIPE']);
+
+function errorCode(err) {
+  return err && (err.Code || err.code || err.name || (err.cause && err.cause.code));
+}
+
+function httpStatus(err) {
+  return err && err.$metadata && err.$metadata.httpStatusCode;
+}
+
+function isNetworkError(err) {
+  const c = errorCode(err);
+  return NETWORK_CODES.has(c) || NETWORK_CODES.has(err && err.cause && err.cause.code) || /socket hang up|connect E|getaddrinfo/i.test(err && err.message || '');
+}
+
+/** @param ctx {bucket, key, endpoint, op} */
+function describeS3Error(err, ctx = {}) {
+  if (err instanceof S3BlitzError) return err;
+  const code = errorCode(err);
+  const status = httpStatus(err);
+  const where = ctx.bucket ? `bucket ${JSON.stringify(ctx.bucket)}` : 'the store';
+  let msg;
+  if (code === 'NoSuchBucket' || (status === 404 && !ctx.key && (code === 'NotFound' || code === 'UnknownError'))) msg = `${where} does not exist`;
+  else if (code === 'InvalidAccessKeyId') msg = `the access key is not recognised by ${ctx.endpoint || 'the endpoint'} (InvalidAccessKeyId)`;
+  else if (code === 'SignatureDoesNotMatch') msg = 'the secret key does not match the access key (SignatureDoesNotMatch)';
+  else if (code === 'ExpiredToken' || code === 'TokenRefreshRequired') msg = 'the session credentials have expired (ExpiredToken)';
+  else if (code === 'AccessDenied' || code === 'AllAccessDisabled' || status === 403) msg = `access denied to ${where}${ctx.op ? ` (${ctx.op})` : ''}`;
+  else if (code === 'CredentialsProviderError' || /Could not load credentials|credential/i.test(err && err.message || '') && !status) msg = 'no AWS credentials found: set AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE or --profile';
+  else if (isNetworkError(err)) msg = `cannot reach ${ctx.endpoint || 'the S3 endpoint'}: ${err.cause && err.cause.code || code || err.message}`;
+  else if (code === 'PermanentRedirect' || status === 301) msg = `${where} is in another region; pass --region`;
+  else if (code === 'InvalidBucketName') msg = `invalid bucket name ${JSON.stringify(ctx.bucket)}`;
+  else msg = `${ctx.op ? ctx.op + ' ' : ''}failed${ctx.key !== undefined ? ` for ${JSON.stringify(ctx.key)}` : ''}: ${code || 'error'}${status ? ` (HTTP ${status})` : ''}${err && err.message && err.message !== code ? `: ${firstLine(err.message)}` : ''}`;
+  const e = new FatalError(msg, { cause: err });
+  e.code = code;
+  return e;
+}
+
+function firstLine(s) { return String(s).split('\n')[0].slice(0, 300); }
+
+module.exports = { describeS3Error, errorCode, httpStatus, isNetworkError };

@@ -1,0 +1,110 @@
+'use strict';
+// An S3 bucket as a store: lists a page, and (for copy) heads, reads, writes and copies
+// one object. Keys are listed with EncodingType=url so every UTF-8 key survives XML.
+const { ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand } = require('@aws-sdk/client-s3');
+const { createS3Client, endpointFromEnv } = require('./s3-client');
+const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
+
+// S3's url encoding is form encoding: '+' stands for a space.
+function decodeKey(k) {
+  if (k === undefined) return k;
+  return decodeURIComponent(k.indexOf('+') >= 0 ? k.replace(/\+/g, ' ') : k);
+}
+
+function toItem(c) {
+  return {
+    Key: decodeKey(c.Key),
+    Size: c.Size,
+    LastModified: c.LastModified,
+    ETag: c.ETag,
+    StorageClass: c.StorageClass || 'STANDARD',
+  };
+}
+
+class S3Store {
+  /** @param o {bucket, region, endpointUrl, profile, forcePathStyle, requestPayer, maxSockets, stats, client} */
+  constructor(o) {
+    this.type = 's3';
+    this.bucket = o.bucket;
+    this.options = o;
+    this.requestPayer = o.requestPayer;
+    this.endpoint = o.endpointUrl || endpointFromEnv() || 'AWS S3';
+    this.stats = o.stats;
+    this.client = o.client || createS3Client({ ...o, maxSockets: o.maxSockets });
+    this.opened = null;
+  }
+
+  // Checks the bucket once, and follows it to its own region if it lives elsewhere.
+  open() {
+    if (!this.opened) this.opened = this._open();
+    return this.opened;
+  }
+
+  async _open() {
+    try {
+      const out = await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      const region = out.BucketRegion || (out.$metadata && undefined);
+      if (region) await this._useRegion(region);
+    } catch (err) {
+      const status = httpStatus(err);
+      const hinted = err.$response && err.$response.headers && err.$response.headers['x-amz-bucket-region'];
+      if ((status === 301 || status === 400 || errorCode(err) === 'PermanentRedirect') && hinted) {
+        await this._useRegion(hinted);
+        return;
+      }
+      if (status === 403 || status === 400) {
+        // HeadBucket has no body; a one-key listing says whether the key or the bucket is the problem.
+        await this.listPage({ prefix: '', maxKeys: 1 });
+        return;
+      }
+      throw describeS3Error(err, { bucket: this.bucket, endpoint: this.endpoint, op: 'HeadBucket' });
+    }
+  }
+
+  async _useRegion(region) {
+    const current = await this.client.config.region();
+    if (region && region !== current && !this.options.endpointUrl && !endpointFromEnv()) {
+      this.client = createS3Client({ ...this.options, region });
+    }
+  }
+
+  async listPage({ prefix, startAfter, continuationToken, maxKeys, signal }) {
+    let out;
+    try {
+      out = await this.client.send(new ListObjectsV2Command({
+        Bucket: this.bucket,
+        Prefix: prefix || undefined,
+        StartAfter: continuationToken ? undefined : startAfter || undefined,
+        ContinuationToken: continuationToken,
+        MaxKeys: maxKeys,
+        EncodingType: 'url',
+        RequestPayer: this.requestPayer,
+      }), { abortSignal: signal });
+    } catch (err) {
+      throw describeS3Error(err, { bucket: this.bucket, endpoint: this.endpoint, op: 'ListObjectsV2' });
+    }
+    if (this.stats && out.$metadata && out.$metadata.attempts > 1) this.stats.retries += out.$metadata.attempts - 1;
+    const contents = out.Contents || [];
+    const items = new Array(contents.length);
+    for (let i = 0; i < contents.length; i++) items[i] = toItem(contents[i]);
+    return { items, truncated: Boolean(out.IsTruncated), nextToken: out.NextContinuationToken };
+  }
+
+  destroy() {
+    this.client.destroy();
+  }
+}
+
+async function listBuckets(o = {}) {
+  const client = createS3Client(o);
+  try {
+    const out = await client.send(new ListBucketsCommand({}));
+    return (out.Buckets || []).map((b) => ({ Name: b.Name, CreationDate: b.CreationDate, BucketRegion: b.BucketRegion }));
+  } catch (err) {
+    throw describeS3Error(err, { endpoint: o.endpointUrl || endpointFromEnv(), op: 'ListBuckets' });
+  } finally {
+    client.destroy();
+  }
+}
+
+module.exports = { S3Store, listBuckets, decodeKey, toItem };

@@ -1,0 +1,74 @@
+'use strict';
+// An in-memory ListObjectsV2 for unit tests. It sorts with Buffer.compare on UTF-8
+// bytes, independently of the code under test, and can misbehave on request: short
+// truncated pages, random completion order, unordered pages, ignored StartAfter.
+
+function utf8Sort(keys) {
+  return [...new Set(keys)]
+    .map((k) => [Buffer.from(k, 'utf8'), k])
+    .sort((a, b) => Buffer.compare(a[0], b[0]));
+}
+
+function makeRng(seed) {
+  let s = seed >>> 0 || 1;
+  return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
+}
+
+class FakeListStore {
+  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, unordered = false, ignoreStartAfter = false, maxKeys = 1000 } = {}) {
+    const sorted = utf8Sort(keys);
+    this.bufs = sorted.map((x) => x[0]);
+    this.keys = sorted.map((x) => x[1]);
+    this.rng = makeRng(seed);
+    this.shortPageRate = shortPageRate;
+    this.jitter = jitter;
+    this.latencyMs = latencyMs;
+    this.unordered = unordered;
+    this.ignoreStartAfter = ignoreStartAfter;
+    this.maxKeys = maxKeys;
+    this.requests = 0;
+  }
+
+  // Index of the first key > startAfter (by bytes).
+  _after(startAfter) {
+    if (!startAfter) return 0;
+    const b = Buffer.from(startAfter, 'utf8');
+    let lo = 0, hi = this.bufs.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (Buffer.compare(this.bufs[m], b) <= 0) lo = m + 1; else hi = m; }
+    return lo;
+  }
+
+  _prefixStart(prefix) {
+    return this._after(prefix) - (this.keys.includes(prefix) ? 1 : 0);
+  }
+
+  async listPage({ prefix = '', startAfter, continuationToken }) {
+    this.requests++;
+    if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
+    else if (this.jitter) await new Promise((r) => (this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
+    let i = continuationToken !== undefined ? Number(continuationToken)
+      : Math.max(this.ignoreStartAfter ? 0 : this._after(startAfter), prefix ? this._prefixStart(prefix) : 0);
+    let want = this.maxKeys;
+    if (this.shortPageRate && this.rng() < this.shortPageRate) want = Math.floor(this.rng() * this.maxKeys);
+    const items = [];
+    while (i < this.keys.length && items.length < want) {
+      const k = this.keys[i];
+      if (prefix && !k.startsWith(prefix)) break;
+      items.push({ Key: k, Size: k.length, LastModified: new Date(0), ETag: '"x"', StorageClass: 'STANDARD' });
+      i++;
+    }
+    const truncated = i < this.keys.length && (!prefix || this.keys[i].startsWith(prefix));
+    if (this.unordered) items.reverse();
+    return { items, truncated, nextToken: truncated ? String(i) : undefined };
+  }
+
+  // The reference: what a sequential walk returns for a range.
+  expected({ prefix = '', startAfter = '', stopAt = null } = {}) {
+    const sa = startAfter ? Buffer.from(startAfter) : null;
+    const so = stopAt !== null ? Buffer.from(stopAt) : null;
+    return this.keys.filter((k, i) => k.startsWith(prefix) &&
+      (!sa || Buffer.compare(this.bufs[i], sa) > 0) && (!so || Buffer.compare(this.bufs[i], so) <= 0));
+  }
+}
+
+module.exports = { FakeListStore, makeRng, utf8Sort };

@@ -1,0 +1,111 @@
+'use strict';
+// ls against a real MinIO: exactly the keys of MinIO's own sequential listing, for
+// adversarial unicode keys and every range option, through the library and the CLI.
+const s3blitz = require('../../src');
+const { createBucket, putObjects, sequentialList, runCli, connection } = require('../helpers/s3env');
+const { adversarialKeys, minioSafe, prng } = require('../helpers/keysets');
+
+const conn = () => {
+  const c = connection();
+  return { endpointUrl: c.endpoint, region: 'us-east-1', credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey } };
+};
+let bucket, truth;
+
+beforeAll(async () => {
+  bucket = await createBucket();
+  const keys = minioSafe(adversarialKeys(3500, 11));
+  // Keys that prefix others, and exactly 1000 / 1001 keys under one prefix.
+  for (let i = 0; i < 1001; i++) keys.push(`p1001/${String(i).padStart(4, '0')}`);
+  for (let i = 0; i < 1000; i++) keys.push(`p1000/${String(i).padStart(4, '0')}`);
+  keys.push('pre', 'pre-x', 'pre/', 'pre/a', 'pre0');
+  await putObjects(bucket, minioSafe(keys), { concurrency: 48 });
+  truth = (await sequentialList(bucket)).map((o) => o.Key);
+}, 300000);
+
+async function libKeys(options) {
+  const { items, complete, stats } = await s3blitz.ls({ source: `s3://${bucket}`, ...conn(), ...options });
+  expect(complete).toBe(true);
+  return { keys: items.map((i) => i.Key), stats };
+}
+
+const utf8 = (k) => Buffer.from(k, 'utf8');
+
+test('seeded set is large and adversarial', () => {
+  expect(truth.length).toBeGreaterThan(5000);
+  expect(truth.some((k) => Buffer.byteLength(k) === 1024)).toBe(true);
+  expect(truth.some((k) => /[\u0001-\u001f]/.test(k))).toBe(true);
+  expect(truth.some((k) => /[\uE000-\uFFFF]/.test(k))).toBe(true);
+  expect(truth.some((k) => /[\u{10000}-\u{10FFFF}]/u.test(k))).toBe(true);
+});
+
+test('the library lists exactly the sequential listing, in order', async () => {
+  for (const listConcurrency of [1, 7, 100]) {
+    const { keys, stats } = await libKeys({ listConcurrency });
+    expect(keys).toEqual(truth);
+    expect(stats.keysUnique).toBe(truth.length);
+  }
+});
+
+test('unordered listing yields the same set, each key once', async () => {
+  const { keys } = await libKeys({ unordered: true });
+  expect(keys.length).toBe(truth.length);
+  expect(new Set(keys)).toEqual(new Set(truth));
+});
+
+test('--prefix, --start-after, --stop-at and their combinations', async () => {
+  const r = prng(5);
+  const cmp = (a, b) => Buffer.compare(utf8(a), utf8(b));
+  const cases = [{ prefix: 'p1001/' }, { prefix: 'p1000/' }, { prefix: 'pre' }, { prefix: 'pre/' }];
+  for (let i = 0; i < 6; i++) {
+    let a = truth[r.int(truth.length)], b = truth[r.int(truth.length)];
+    if (cmp(a, b) > 0) [a, b] = [b, a];
+    if (a === b) continue;
+    cases.push({ startAfter: a }, { stopAt: b }, { startAfter: a, stopAt: b });
+    const p = truth[r.int(truth.length)].slice(0, 2);
+    if (!/[\uD800-\uDBFF]$/.test(p) && !/(^|\/)\.\.?$/.test(p)) cases.push({ prefix: p, startAfter: a });
+  }
+  for (const c of cases) {
+    const want = truth.filter((k) => (!c.prefix || k.startsWith(c.prefix)) && (!c.startAfter || cmp(k, c.startAfter) > 0) && (!c.stopAt || cmp(k, c.stopAt) <= 0));
+    const { keys } = await libKeys(c);
+    expect({ c, keys }).toEqual({ c, keys: want });
+  }
+});
+
+test('CLI ls --json round-trips every key exactly', async () => {
+  const { code, stdout, stderr } = await runCli(['ls', `s3://${bucket}`, '--json']);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  const rows = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  expect(rows.map((r) => r.Key)).toEqual(truth);
+  expect(rows[0]).toEqual(expect.objectContaining({ Size: expect.any(Number), ETag: expect.stringMatching(/^".+"$/), StorageClass: 'STANDARD' }));
+  expect(rows[0].LastModified).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
+test('CLI plain ls escapes control characters, one key per line', async () => {
+  const { code, stdout } = await runCli(['ls', `s3://${bucket}`, '--bucket-less-check-not-an-option'].slice(0, 2));
+  expect(code).toBe(0);
+  const lines = stdout.split('\n').slice(0, -1);
+  expect(lines.length).toBe(truth.length);
+  expect(lines.every((l) => !/[\x00-\x1f\x7f]/.test(l))).toBe(true);
+  const esc = (k) => k.replace(/[\x00-\x1f\x7f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+  expect(lines).toEqual(truth.map(esc));
+});
+
+test('S3P-style --bucket/--prefix, and a URL path plus --prefix is a usage error', async () => {
+  const a = await runCli(['ls', '--bucket', bucket, '--prefix', 'p1000/']);
+  expect(a.code).toBe(0);
+  expect(a.stdout.trim().split('\n').length).toBe(1000);
+  const b = await runCli(['ls', `s3://${bucket}/p1000/`, '--prefix', 'x']);
+  expect(b.code).toBe(2);
+  expect(b.stderr.trim().split('\n')).toHaveLength(1);
+});
+
+test('--max-list-requests stops early, says so, exits 0', async () => {
+  const { code, stdout, stderr } = await runCli(['summarize', `s3://${bucket}`, '--max-list-requests', '2', '--json']);
+  expect(code).toBe(0);
+  const s = JSON.parse(stdout);
+  expect(s.complete).toBe(false);
+  expect(s.stats.listRequests).toBe(2);
+  expect(s.objects).toBeLessThan(truth.length);
+  expect(stderr).toMatch(/--max-list-requests/);
+});

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+'use strict';
+// `npm test`: installs dependencies on a fresh clone, then runs the unit and
+// the integration jest projects (integration builds/starts MinIO itself).
+// Both always run; exits non-zero if either failed. Extra args go to jest.
+
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const root = path.resolve(__dirname, '..');
+const env = {
+  ...process.env,
+  AWS_EC2_METADATA_DISABLED: 'true',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
+function run(cmd, args) {
+  process.stderr.write(`\n$ ${[cmd, ...args].join(' ')}\n`);
+  // spawnSync + inherited stdio: jest's output (and summary) goes straight to
+  // the terminal/CI log; Ctrl-C reaches jest too (same process group).
+  const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  if (r.error) throw r.error;
+  return r.status ?? 128 + (require('os').constants.signals[r.signal] || 0);
+}
+
+const jestBin = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+if (!fs.existsSync(jestBin)) { // fresh clone
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  process.stderr.write('\n$ npm ci\n');
+  const ci = spawnSync(npm, ['ci'], { cwd: root, env, stdio: ['inherit', 'inherit', 'pipe'], encoding: 'utf8' });
+  process.stderr.write(ci.stderr || '');
+  if (ci.status !== 0) {
+    // npm >= 11.16 omits platform-specific optional deps it cannot use (e.g.
+    // @unrs/resolver-binding-* of jest) from the lockfile it writes, then
+    // `npm ci` rejects that very lockfile (npm/cli#9846). Only for that error,
+    // install the locked versions without rewriting package-lock.json.
+    if (!/package\.json and package-lock\.json.* are in sync/.test(ci.stderr || '')) process.exit(ci.status ?? 1);
+    process.stderr.write('run-all: npm ci rejected the lockfile (npm/cli#9846); falling back to npm install --no-save\n');
+    const code = run(npm, ['install', '--no-save']);
+    if (code !== 0) process.exit(code);
+  }
+}
+
+const extra = process.argv.slice(2);
+const results = ['unit', 'integration'].map((project) =>
+  [project, run(process.execPath, [jestBin, '--selectProjects', project, ...extra])]);
+process.stderr.write(`\n${results.map(([p, c]) => `${p}: ${c === 0 ? 'passed' : `FAILED (exit ${c})`}`).join(', ')}\n`);
+process.exit(results.find(([, c]) => c !== 0)?.[1] ?? 0);

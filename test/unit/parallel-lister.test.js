@@ -1,0 +1,155 @@
+'use strict';
+// Exactly-once: whatever the key set, range and store behaviour, the lister yields what a
+// sequential ListObjectsV2 walk returns, each key once, in S3 order unless unordered.
+const { ParallelLister } = require('../../src/list/parallel-lister');
+const { FakeListStore } = require('../helpers/fake-list-store');
+const { adversarialKeys, prng } = require('../helpers/keysets');
+const { generators, randomRange } = require('../helpers/key-generators');
+
+async function collect(lister) {
+  const out = [];
+  for await (const page of lister.pages()) for (const it of page) out.push(it.Key);
+  return out;
+}
+
+async function check(keys, range, storeOpts = {}, listerOpts = {}) {
+  const store = new FakeListStore(keys, storeOpts);
+  const expected = store.expected(range);
+  const lister = new ParallelLister(store, { ...range, listConcurrency: 16, ...listerOpts });
+  const got = await collect(lister);
+  if (listerOpts.ordered === false) {
+    expect(got.length).toBe(expected.length);
+    expect(new Set(got).size).toBe(got.length);
+    const want = new Set(expected);
+    expect(got.every((k) => want.has(k))).toBe(true);
+  } else {
+    expect(got).toEqual(expected);
+  }
+  expect(lister.complete).toBe(true);
+  expect(lister.stats.keysUnique).toBe(expected.length);
+  return { lister, store };
+}
+
+describe('ParallelLister exactly-once', () => {
+  test('empty bucket', async () => {
+    const { lister } = await check([], {});
+    expect(lister.stats.listRequests).toBe(1);
+  });
+
+  test.each([1, 999, 1000, 1001, 2000, 2001])('%i keys', async (n) => {
+    const keys = Array.from({ length: n }, (_, i) => `k${String(i).padStart(6, '0')}`);
+    await check(keys, {});
+  });
+
+  test('U+FFFF against U+10000 and friends, across page boundaries', async () => {
+    const keys = [];
+    for (let i = 0; i < 3000; i++) keys.push(`${['\uFFFF', '\u{10000}', '\uE000', '😀', 'a', '\uFFFD'][i % 6]}${i}`);
+    await check(keys, {}, { maxKeys: 7 });
+  });
+
+  test('keys of exactly 1024 bytes, keys that prefix others, runs of the highest characters', async () => {
+    const keys = ['a', 'a/', 'a/b', 'ab', 'a'.repeat(1024), '\u{10FFFF}'.repeat(256), '\u{10FFFF}'.repeat(255), '\uFFFF'.repeat(341)];
+    for (let i = 0; i < 2500; i++) keys.push('\u{10FFFF}'.repeat(1 + (i % 200)) + i);
+    await check(keys, {}, { maxKeys: 50 });
+  });
+
+  const gens = Object.keys(generators);
+  for (const name of gens) {
+    test(`property: ${name} keys, random ranges, short pages, random completion order`, async () => {
+      for (let seed = 1; seed <= 12; seed++) {
+        const r = prng(seed * 7919);
+        const keys = generators[name](1500 + r.int(4000), seed);
+        const range = randomRange(keys, r);
+        await check(keys, range,
+          { seed, shortPageRate: seed % 3 === 0 ? 0.3 : 0, maxKeys: [1000, 100, 37][seed % 3] },
+          { ordered: seed % 4 !== 0, listConcurrency: 1 + r.int(40), minPagesPerRange: 1 + r.int(8) });
+      }
+    });
+  }
+
+  test('adversarial unicode keys with every range option', async () => {
+    const keys = adversarialKeys(4000, 5);
+    const sorted = new FakeListStore(keys).keys;
+    const r = prng(3);
+    for (let t = 0; t < 10; t++) {
+      const a = sorted[r.int(sorted.length)], b = sorted[r.int(sorted.length)];
+      const [lo, hi] = Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0 ? [a, b] : [b, a];
+      if (lo === hi) continue;
+      await check(keys, { startAfter: lo, stopAt: hi }, { maxKeys: 60 });
+      await check(keys, { prefix: lo.slice(0, 1) }, { maxKeys: 60 });
+    }
+  });
+});
+
+describe('ParallelLister behaviour', () => {
+  test('a short page with IsTruncated does not end a range', async () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => `x${i}`);
+    await check(keys, {}, { shortPageRate: 0.9, seed: 3 });
+  });
+
+  test('a store that lists out of order falls back to a sequential listing', async () => {
+    const keys = Array.from({ length: 2500 }, (_, i) => `x${String(i).padStart(5, '0')}`);
+    const logs = [];
+    const store = new FakeListStore(keys, { unordered: true });
+    const lister = new ParallelLister(store, { log: (m) => logs.push(m) });
+    const got = await collect(lister);
+    expect(new Set(got)).toEqual(new Set(keys));
+    expect(got.length).toBe(keys.length);
+    expect(lister.stats.fallback).toBe('sequential');
+    expect(logs.join('\n')).toMatch(/sequential/);
+  });
+
+  test('a store that ignores StartAfter falls back instead of repeating keys', async () => {
+    const keys = Array.from({ length: 2500 }, (_, i) => `x${String(i).padStart(5, '0')}`);
+    const store = new FakeListStore(keys, { ignoreStartAfter: true });
+    const lister = new ParallelLister(store, { startAfter: 'x00010', log: () => {} });
+    const got = await collect(lister);
+    expect(got).toEqual(keys.slice(11));
+  });
+
+  test('--max-list-requests stops cleanly and marks the listing incomplete', async () => {
+    const keys = Array.from({ length: 20000 }, (_, i) => `k${String(i).padStart(6, '0')}`);
+    const store = new FakeListStore(keys);
+    const logs = [];
+    const lister = new ParallelLister(store, { maxListRequests: 3, log: (m) => logs.push(m) });
+    const got = await collect(lister);
+    expect(lister.stats.listRequests).toBe(3);
+    expect(lister.complete).toBe(false);
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.length).toBeLessThan(keys.length);
+    expect(new Set(got).size).toBe(got.length);
+    expect(logs.join('')).toMatch(/incomplete/);
+  });
+
+  test('runs requests in parallel and wastes little on 100,000 keys', async () => {
+    const keys = generators.hierarchical(100000, 9);
+    const store = new FakeListStore(keys, { seed: 9 });
+    let inflight = 0, peak = 0;
+    const list = store.listPage.bind(store);
+    store.listPage = async (a) => { peak = Math.max(peak, ++inflight); try { return await list(a); } finally { inflight--; } };
+    const lister = new ParallelLister(store, { ordered: false });
+    const got = await collect(lister);
+    expect(got.length).toBe(100000);
+    expect(peak).toBeGreaterThan(4);
+    expect(lister.stats.efficiency).toBeGreaterThan(0.85);
+  });
+
+  test('ordered output holds a bounded number of keys back', async () => {
+    const keys = generators.random(60000, 4);
+    const store = new FakeListStore(keys, { seed: 4 });
+    const lister = new ParallelLister(store, { reorderWindow: 5000, listConcurrency: 50 });
+    let maxHeld = 0;
+    for await (const page of lister.pages()) { void page; maxHeld = Math.max(maxHeld, lister.buffered); }
+    // The window bounds what new requests may add; requests in flight can add one page each.
+    expect(maxHeld).toBeLessThan(5000 + 50 * 1000);
+  });
+
+  test('an aborted signal stops the listing', async () => {
+    const keys = Array.from({ length: 50000 }, (_, i) => `k${i}`);
+    const store = new FakeListStore(keys);
+    const ac = new AbortController();
+    const lister = new ParallelLister(store, { signal: ac.signal });
+    let n = 0;
+    await expect((async () => { for await (const p of lister.pages()) { n += p.length; if (n > 2000) ac.abort(new Error('stop')); } })()).rejects.toThrow('stop');
+  });
+});

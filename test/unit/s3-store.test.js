@@ -1,0 +1,36 @@
+'use strict';
+// The SDK path of S3Store, with the SDK mocked: key decoding and error messages.
+const { mockClient } = require('aws-sdk-client-mock');
+const { S3Client, ListObjectsV2Command, HeadBucketCommand } = require('@aws-sdk/client-s3');
+const { S3Store, decodeKey } = require('../../src/stores/s3-store');
+
+const s3 = mockClient(S3Client);
+beforeEach(() => s3.reset());
+
+test('decodes S3 url encoding, where + is a space', () => {
+  expect(decodeKey('a+b%2Bc%20d%F0%9F%98%80')).toBe('a b+c d😀');
+  expect(decodeKey('%01%E2%80%A8')).toBe('\u0001\u2028');
+});
+
+test('listPage asks for url encoding and returns decoded items', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'x+y%2B', Size: 3, ETag: '"e"', LastModified: new Date(0) }], IsTruncated: true, NextContinuationToken: 't' });
+  const store = new S3Store({ bucket: 'bkt', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  const page = await store.listPage({ prefix: 'x', startAfter: 'w' });
+  expect(page).toEqual({ items: [{ Key: 'x y+', Size: 3, ETag: '"e"', LastModified: new Date(0), StorageClass: 'STANDARD' }], truncated: true, nextToken: 't' });
+  const input = s3.commandCalls(ListObjectsV2Command)[0].args[0].input;
+  expect(input).toMatchObject({ Bucket: 'bkt', Prefix: 'x', StartAfter: 'w', EncodingType: 'url' });
+});
+
+test('requester-pays is sent on list calls', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [], IsTruncated: false });
+  const store = new S3Store({ bucket: 'bkt', region: 'us-east-1', requestPayer: 'requester', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  await store.listPage({});
+  expect(s3.commandCalls(ListObjectsV2Command)[0].args[0].input.RequestPayer).toBe('requester');
+});
+
+test('a missing bucket is one clear fatal error', async () => {
+  const err = Object.assign(new Error('NotFound'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } });
+  s3.on(HeadBucketCommand).rejects(err);
+  const store = new S3Store({ bucket: 'nope', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  await expect(store.open()).rejects.toMatchObject({ exitCode: 3, message: 'bucket "nope" does not exist' });
+});

@@ -1,0 +1,45 @@
+'use strict';
+const { Summary, extensionOf, folderOf } = require('../../src/stages/summary');
+const { GroupCounter } = require('../../src/stages/group-counter');
+
+const item = (Key, Size, t = 0, StorageClass = 'STANDARD') => ({ Key, Size, LastModified: new Date(t), ETag: '"e"', StorageClass });
+
+test('extensions and folders', () => {
+  expect(extensionOf('a/b.TXT')).toBe('txt');
+  expect(extensionOf('a.b/c')).toBe('(none)');
+  expect(extensionOf('.hidden')).toBe('(none)');
+  expect(extensionOf('x.')).toBe('(none)');
+  expect(folderOf('a/b/c.txt', 1)).toBe('a/');
+  expect(folderOf('a/b/c.txt', 2)).toBe('a/b/');
+  expect(folderOf('a/b/c.txt', 5)).toBe('a/b/');
+  expect(folderOf('top.txt', 1)).toBe('(root)');
+});
+
+test('counts, sizes, histogram, classes, ages', () => {
+  const s = new Summary({ summarizeFolders: true });
+  s.addPage([item('a/1.gz', 0, 5), item('a/2.gz', 1024, 1), item('b/3', 5000, 9, 'GLACIER'), item('c', 1e12, 3)]);
+  const j = s.toJSON();
+  expect(j).toMatchObject({ objects: 4, bytes: 1e12 + 6024, minSize: 0, maxSize: 1e12 });
+  expect(j.meanSize).toBeCloseTo((1e12 + 6024) / 4);
+  expect(j.histogram.map((h) => [h.min, h.objects])).toEqual([[0, 1], [1024, 1], [4096, 1], [4 ** 10 * 1024, 1]]);
+  expect(j.storageClasses).toEqual([{ name: 'STANDARD', objects: 3, bytes: 1e12 + 1024 }, { name: 'GLACIER', objects: 1, bytes: 5000 }]);
+  expect(j.oldest).toEqual({ key: 'a/2.gz', lastModified: new Date(1).toISOString() });
+  expect(j.newest.key).toBe('b/3');
+  expect(j.folders.map((f) => f.name)).toEqual(['(root)', 'b/', 'a/']);
+});
+
+test('empty summary', () => {
+  expect(new Summary().toJSON()).toMatchObject({ objects: 0, bytes: 0, minSize: null, meanSize: null, maxSize: null, histogram: [], oldest: null });
+});
+
+test('group counts stay bounded on random names and fold into other', () => {
+  const g = new GroupCounter(100);
+  for (let i = 0; i < 100000; i++) g.add(`name-${i}`, i % 7);
+  g.add('big', 1e9);
+  expect(g.groups.size).toBeLessThanOrEqual(201);
+  const top = g.top(5);
+  expect(top[0]).toEqual({ name: 'big', objects: 1, bytes: 1e9 });
+  expect(top[top.length - 1].name).toBe('(other)');
+  expect(top.reduce((n, r) => n + r.objects, 0)).toBe(100001);
+  expect(g.folded).toBe(true);
+});
