@@ -4,6 +4,7 @@
 const { Listing } = require('./list/listing');
 const { ParallelLister } = require('./list/parallel-lister');
 const { ls, summarize, each, map } = require('./stages/read-only');
+const { copy } = require('./stages/copy');
 const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
@@ -24,7 +25,7 @@ function listBuckets(options = {}) {
 }
 
 module.exports = {
-  items, pages, ls, summarize, each, map, listBuckets,
+  items, pages, ls, summarize, each, map, copy, cp: copy, listBuckets,
   Listing, ParallelLister, compareKeys,
   ...errors,
 };

@@ -1,6 +1,7 @@
 'use strict';
 const { Command, CommanderError } = require('commander');
 const { register } = require('./commands');
+const { registerCopy } = require('./copy-command');
 const { EXIT } = require('../errors');
 const pkg = require('../../package.json');
 
@@ -26,11 +27,17 @@ Examples:
   $ s3blitz ls s3://my-bucket/logs/ --long
   $ s3blitz summarize s3://my-bucket --summarize-folders --json`);
   register(program);
+  registerCopy(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }
 
 async function main(argv = process.argv) {
+  // A closed pipe (s3blitz ls | head) ends the run quietly.
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode || 0);
+    throw err;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -39,9 +39,6 @@ function runAction(fn) {
     debug = Boolean(opts.debug);
     const controller = new AbortController();
     installSignals(controller);
-    process.stdout.on('error', (err) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode || 0);
-    });
     try {
       const code = await fn({ args: args.slice(0, -2), opts, cmd, signal: controller.signal });
       if (controller.signal.aborted) return;

@@ -8,6 +8,7 @@ const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
 const { FatalError, UsageError } = require('../errors');
 const { Progress } = require('../progress');
+const { runSignal } = require('../signal');
 
 function positiveInt(value, name, { allowZero = false } = {}) {
   if (value === undefined || value === null) return undefined;
@@ -21,6 +22,7 @@ function positiveInt(value, name, { allowZero = false } = {}) {
 class Listing {
   constructor(options = {}) {
     this.options = options;
+    this.signal = options.signal && options.signal.__s3blitzRun ? options.signal : runSignal(options.signal);
     this.stats = options.stats || new RequestStats();
     this.listConcurrency = positiveInt(options.listConcurrency, '--list-concurrency') || 100;
     this.maxListRequests = positiveInt(options.maxListRequests, '--max-list-requests');
@@ -37,7 +39,7 @@ class Listing {
 
   async *pages() {
     await this.store.open();
-    const { signal } = this.options;
+    const { signal } = this;
     let source;
     if (this.store.type === 's3') {
       this.lister = new ParallelLister(this.store, {

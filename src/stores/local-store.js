@@ -7,6 +7,7 @@ const path = require('path');
 const { compareKeys } = require('../keys/order');
 const { inRange } = require('../list/range');
 const { FatalError } = require('../errors');
+const { TEMP_PREFIX } = require('../transfer/local-paths');
 
 class LocalStore {
   constructor({ root, stats }) {
@@ -15,7 +16,13 @@ class LocalStore {
     this.stats = stats;
   }
 
-  async open() {
+  // A target folder is created when missing; a source folder must exist.
+  async open({ create = false } = {}) {
+    if (create) {
+      try { await fs.promises.mkdir(this.root, { recursive: true }); } catch (err) {
+        throw new FatalError(`cannot create folder ${this.root}: ${err.code || err.message}`);
+      }
+    }
     let st;
     try { st = await fs.promises.stat(this.root); } catch (err) {
       throw new FatalError(`cannot read folder ${this.root}: ${err.code === 'ENOENT' ? 'no such folder' : err.code}`);
@@ -43,6 +50,7 @@ class LocalStore {
     }
     const rows = [];
     for (const e of entries) {
+      if (e.name.startsWith(TEMP_PREFIX)) continue; // a download in progress, or left by a crash
       let isDir = e.isDirectory();
       let isFile = e.isFile();
       if (e.isSymbolicLink()) {

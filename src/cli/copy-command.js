@@ -1,0 +1,113 @@
+'use strict';
+// cp: a thin shell over the library's copy().
+const lib = require('../index');
+const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
+const { runAction, writeOut, apiExample } = require('./run');
+const { escapeKey, humanBytes, statsText } = require('./format');
+const { fmtInt, Progress } = require('../progress');
+
+function targetOptions(cmd) {
+  return cmd
+    .option('--to-bucket <name>', 'target bucket (instead of s3://bucket/...)')
+    .option('--to-prefix <prefix>', 'replace the source prefix with this prefix')
+    .option('--add-prefix <prefix>', 'prepend this to every source key')
+    .option('--to-key <js>', 'js:(key) => targetKey, from the whole source key')
+    .option('--to-endpoint-url <url>', 'target endpoint, when it differs from the source\'s (objects then stream through this machine)')
+    .option('--to-region <region>', 'target region')
+    .option('--to-profile <name>', 'target credentials profile (objects then stream through this machine)');
+}
+
+function writeOptions(cmd) {
+  return cmd
+    .option('--acl <acl>', 'canned ACL, e.g. bucket-owner-full-control')
+    .option('--storage-class <class>', 'storage class (default: the source object\'s)')
+    .option('--cache-control <value>', 'Cache-Control (implies REPLACE)')
+    .option('--content-type <value>', 'Content-Type (implies REPLACE)')
+    .option('--content-disposition <value>', 'Content-Disposition (implies REPLACE)')
+    .option('--content-encoding <value>', 'Content-Encoding (implies REPLACE)')
+    .option('--content-language <value>', 'Content-Language (implies REPLACE)')
+    .option('--expires <date>', 'Expires (implies REPLACE)')
+    .option('--metadata <json>', 'user metadata as a JSON object (implies REPLACE; other metadata is carried over)')
+    .option('--metadata-directive <directive>', 'COPY or REPLACE')
+    .option('--tagging <tags>', 'tags as key=value&key2=value2 (replaces the source\'s tags)')
+    .option('--sse <algorithm>', 'server-side encryption: AES256 or aws:kms')
+    .option('--sse-kms-key-id <id>', 'KMS key for aws:kms');
+}
+
+function concurrencyOptions(cmd) {
+  return cmd
+    .option('--copy-concurrency <n>', 'small objects copied at once', '500')
+    .option('--large-copy-concurrency <n>', 'large objects copied at once', '75')
+    .option('--part-concurrency <n>', 'parts of one large object copied at once', '8')
+    .option('--large-copy-threshold <size>', 'objects above this are copied in parts', '64MiB')
+    .option('--part-size <size>', 'part size (default: the source\'s own layout, else 64MiB, raised to fit 10,000 parts)')
+    .option('--max-queue-size <n>', 'listed objects waiting for a copier before listing pauses', '10000');
+}
+
+const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
+  'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
+  'sseKmsKeyId', 'dryrun'];
+const DEFAULTS = { copyConcurrency: '500', largeCopyConcurrency: '75', partConcurrency: '8', largeCopyThreshold: '64MiB', maxQueueSize: '10000' };
+
+function copyLibraryOptions(source, target, opts) {
+  const o = libraryOptions(source, opts);
+  if (target !== undefined) o.target = target;
+  for (const k of PASS) if (opts[k] !== undefined) o[k] = opts[k];
+  for (const [k, d] of Object.entries(DEFAULTS)) if (opts[k] !== undefined && opts[k] !== d) o[k] = opts[k];
+  if (opts.pretend) o.dryrun = true;
+  return o;
+}
+
+function reportText(r) {
+  const line = (label, t) => `${label.padEnd(9)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}`;
+  const out = [];
+  if (r.dryrun) out.push(line('would copy', r.planned));
+  else out.push(line('copied', r.copied));
+  for (const k of ['failed', 'changed', 'skipped', 'vanished']) if (r[k].objects) out.push(line(k, r[k]));
+  if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
+  if (!r.complete) out.push('the listing is incomplete (--max-list-requests)');
+  return out.join('\n') + '\n';
+}
+
+function registerCopy(program) {
+  const cmd = program.command('cp').alias('copy')
+    .description('copy objects between buckets, folders and endpoints, in parallel')
+    .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
+    .argument('[target]', 's3://bucket/prefix or a local folder');
+  outputOptions(concurrencyOptions(writeOptions(targetOptions(sourceOptions(connectionOptions(cmd))))))
+    .option('--dryrun', 'list what would be copied, with sizes and totals; change nothing')
+    .option('--pretend', 'same as --dryrun (S3P)')
+    .addHelpText('after', `
+Examples:
+  $ s3blitz cp s3://src-bucket/data/ s3://dst-bucket/data/
+  $ s3blitz cp --bucket src-bucket --to-bucket dst-bucket --prefix logs/2024/ --dryrun
+  $ s3blitz cp s3://src-bucket s3://src-bucket --to-key "js:(key) => key + '.backup'"
+  $ s3blitz cp s3://src-bucket/images/ ./images
+  $ s3blitz cp ./build s3://site-bucket/ --cache-control 'max-age=300'
+  $ s3blitz cp s3://src s3://dst --to-endpoint-url https://minio.example:9000 --to-profile minio
+
+Objects that fail are named on stderr as they happen and counted at the end; the exit
+code is 1 when any failed. Archived (GLACIER) and vanished objects are reported, not failures.
+`)
+    .action(runAction(async ({ args: [source, target], opts, signal }) => {
+      const libOpts = copyLibraryOptions(source, target, opts);
+      if (opts.apiExample) return writeOut(apiExample('copy', libOpts));
+      libOpts.signal = signal;
+      libOpts.log = (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); };
+      libOpts.progress = new Progress({ quiet: opts.quiet });
+      libOpts.onObject = (o) => {
+        if (o.status === 'planned') {
+          if (!opts.json) process.stdout.write(`${humanBytes(o.size).padStart(10)}  ${escapeKey(o.key)} -> ${escapeKey(o.targetKey)}\n`);
+        } else if (o.status !== 'copied') {
+          process.stderr.write(`s3blitz: ${o.status} ${JSON.stringify(o.key)}: ${o.reason}\n`);
+        }
+      };
+      const r = await lib.copy(libOpts);
+      if (opts.json) await writeOut(JSON.stringify(r, null, 2) + '\n');
+      else if (!opts.quiet || !r.ok) await writeOut(reportText(r));
+      if (opts.verbose) process.stderr.write(`${statsText(r.stats)}\n`);
+      return r.ok ? 0 : 1;
+    }));
+}
+
+module.exports = { registerCopy, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions };

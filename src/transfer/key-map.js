@@ -1,0 +1,50 @@
+'use strict';
+// Target keys. By default the target path followed by what follows the source path in
+// the source key (s3://a/x/ to s3://b/y/ maps x/k to y/k). --to-prefix replaces the
+// source prefix, --add-prefix prepends to the whole source key, and --to-key maps the
+// whole source key with the user's function.
+const { keyProblem } = require('../keys/order');
+const { userFunction } = require('../js-function');
+const { UsageError } = require('../errors');
+const { ObjectError } = require('./outcome');
+
+/**
+ * @param o {sourcePrefix, targetPrefix (from the target URL), toPrefix, addPrefix, toKey}
+ * @returns {map(key) -> targetKey (throws ObjectError per key), injective, identity}
+ */
+function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPrefix, toKey }) {
+  const fn = userFunction(toKey, '--to-key');
+  const given = [['a target path', targetPrefix], ['--to-prefix', toPrefix], ['--add-prefix', addPrefix]].filter(([, v]) => v !== undefined && v !== '');
+  if (fn && given.length) throw new UsageError(`--to-key cannot be combined with ${given.map(([n]) => n).join(' or ')}`);
+  if (given.length > 1) throw new UsageError(`${given.map(([n]) => n).join(' and ')} cannot be combined: give one`);
+  if (fn) {
+    return {
+      injective: false,
+      identity: false,
+      orderPreserving: false,
+      map(key) {
+        let out;
+        try { out = fn(key); } catch (err) { throw new ObjectError('failed', `--to-key threw: ${err && err.message}`); }
+        const problem = keyProblem(out);
+        if (problem) throw new ObjectError('failed', `--to-key returned an invalid key (${problem})`);
+        return out;
+      },
+    };
+  }
+  const check = (out) => {
+    const problem = keyProblem(out);
+    if (problem) throw new ObjectError('failed', `target key ${JSON.stringify(out.slice(0, 80))} is invalid (${problem})`);
+    return out;
+  };
+  if (addPrefix) return { injective: true, identity: false, orderPreserving: true, map: (key) => check(addPrefix + key) };
+  const dstPrefix = toPrefix !== undefined && toPrefix !== '' ? toPrefix : targetPrefix;
+  const n = sourcePrefix.length;
+  return {
+    injective: true,
+    identity: dstPrefix === sourcePrefix,
+    orderPreserving: true,
+    map: (key) => (dstPrefix === sourcePrefix ? key : check(dstPrefix + key.slice(n))),
+  };
+}
+
+module.exports = { createKeyMapper };

@@ -1,0 +1,60 @@
+'use strict';
+// One multipart upload, for upload (parts read from a file) and stream-copy (parts read
+// from another bucket). Each part is a Buffer sent with its Content-MD5: the SDK can
+// retry a Buffer (never a stream it has half consumed) and S3 checks every part. Memory
+// is partConcurrency x partSize per object. A failed upload is aborted, so no parts are
+// left behind to be billed.
+const crypto = require('crypto');
+const {
+  CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand,
+} = require('@aws-sdk/client-s3');
+const { choosePartSize, partRanges } = require('./part-layout');
+const { runParts } = require('./parallel-parts');
+
+const ABORT_TIMEOUT_MS = 30000;
+const md5 = (buf) => crypto.createHash('md5').update(buf).digest('base64');
+
+/**
+ * @param job the transfer job (dst, key, partSize, partConcurrency, signal, stats, onUpload)
+ * @param size object size in bytes
+ * @param params CreateMultipartUpload parameters beyond Bucket and Key (headers, ACL, ...)
+ * @param readPart async ([start, end], partIndex, signal) => Buffer of exactly that range
+ * @param beforeComplete optional async () => void, last chance to fail (e.g. source changed)
+ */
+async function multipartUpload(job, size, params, readPart, beforeComplete) {
+  const { dst, key, stats, signal } = job;
+  const client = dst.client;
+  const RequestPayer = params.RequestPayer;
+  stats.count('POST');
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ ...params, Bucket: dst.bucket, Key: key }), { abortSignal: signal });
+  if (job.onUpload) job.onUpload(UploadId);
+  try {
+    const ranges = partRanges(size, choosePartSize(size, job.partSize));
+    const parts = await runParts(ranges.length, job.partConcurrency, signal, async (i, partSignal) => {
+      const body = await readPart(ranges[i], i, partSignal);
+      stats.count('PUT');
+      const out = await client.send(new UploadPartCommand({
+        Bucket: dst.bucket, Key: key, UploadId, PartNumber: i + 1,
+        Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer,
+      }), { abortSignal: partSignal });
+      stats.bytes += body.length;
+      return { PartNumber: i + 1, ETag: out.ETag };
+    });
+    if (beforeComplete) await beforeComplete();
+    stats.count('POST');
+    await client.send(new CompleteMultipartUploadCommand({
+      Bucket: dst.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts }, RequestPayer,
+    }), { abortSignal: signal });
+    return size;
+  } catch (err) {
+    // Best effort, and deliberately not under the job's signal: a cancelled run must still
+    // clean up (bounded by its own timeout). Its failure is not the object's failure; the
+    // journal (onUpload) knows the upload id to retry it.
+    stats.count('DELETE');
+    await client.send(new AbortMultipartUploadCommand({ Bucket: dst.bucket, Key: key, UploadId, RequestPayer }),
+      { abortSignal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }).catch(() => {});
+    throw err;
+  }
+}
+
+module.exports = { multipartUpload, md5 };

@@ -1,0 +1,135 @@
+'use strict';
+// Server-side copies within one endpoint: CopyObject for small objects, parallel
+// UploadPartCopy for large ones. Every request names the ETag seen in the listing
+// (x-amz-copy-source-if-match), so two versions of an object are never mixed.
+const pLimit = require('p-limit');
+const {
+  CopyObjectCommand, HeadObjectCommand, GetObjectTaggingCommand, CreateMultipartUploadCommand,
+  UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand,
+} = require('@aws-sdk/client-s3');
+const { copySource } = require('./copy-source');
+const { mergedHeaders, commonWriteParams } = require('./write-options');
+const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
+const { ObjectError } = require('./outcome');
+
+function send(store, stats, type, command, signal) {
+  stats.count(type);
+  return store.client.send(command, { abortSignal: signal });
+}
+
+async function headSource(job, partNumber) {
+  const { src, item, stats, signal } = job;
+  return send(src, stats, 'HEAD', new HeadObjectCommand({
+    Bucket: src.bucket, Key: item.Key, IfMatch: item.ETag || undefined, PartNumber: partNumber, RequestPayer: src.requestPayer,
+  }), signal);
+}
+
+async function sourceTagging(job) {
+  if (job.w.Tagging !== undefined) return job.w.Tagging;
+  const { src, item, stats, signal } = job;
+  try {
+    const out = await send(src, stats, 'GET', new GetObjectTaggingCommand({ Bucket: src.bucket, Key: item.Key, RequestPayer: src.requestPayer }), signal);
+    const tags = out.TagSet || [];
+    return tags.length ? new URLSearchParams(tags.map((t) => [t.Key, t.Value])).toString() : undefined;
+  } catch (err) {
+    // Stores without tagging support: copy without tags rather than fail the object.
+    if (err && (err.name === 'NotImplemented' || err.Code === 'NotImplemented')) return undefined;
+    throw err;
+  }
+}
+
+// One CopyObject. With REPLACE (content headers or metadata given), the source's other
+// headers are read first and carried over, as a COPY would have kept them.
+async function copySmall(job) {
+  const { src, dst, item, key, w, stats, signal } = job;
+  const params = {
+    Bucket: dst.bucket,
+    Key: key,
+    CopySource: copySource(src.bucket, item.Key),
+    CopySourceIfMatch: item.ETag || undefined,
+    ...commonWriteParams(w, item.StorageClass),
+  };
+  if (w.replace) {
+    const head = await headSource(job);
+    Object.assign(params, mergedHeaders(head, w), { MetadataDirective: 'REPLACE' });
+  }
+  if (w.Tagging !== undefined) Object.assign(params, { Tagging: w.Tagging, TaggingDirective: 'REPLACE' });
+  const out = await send(dst, stats, 'COPY', new CopyObjectCommand(params), signal);
+  // A 200 whose body is an error has no result; the SDK throws for most, check the rest.
+  if (!out.CopyObjectResult || !out.CopyObjectResult.ETag) throw new ObjectError('failed', 'CopyObject answered without a result');
+  stats.bytes += item.Size;
+  return { status: 'copied', bytes: item.Size, etag: out.CopyObjectResult.ETag };
+}
+
+// The source's own part layout, when it can be reproduced: equal parts but the last,
+// each within S3's limits. Reusing it makes the copy's ETag equal the source's.
+function sourceLayout(item, head1) {
+  const parts = head1.PartsCount || multipartCount(item.ETag);
+  const first = head1.ContentLength;
+  if (!parts || parts < 2 || !first || first < MIN_PART || first > MAX_PART) return null;
+  if (Math.ceil(item.Size / first) !== parts) return null;
+  return first;
+}
+
+async function copyMultipart(job) {
+  const { src, dst, item, key, w, stats, signal } = job;
+  const mp = multipartCount(item.ETag);
+  // HEAD with partNumber=1 gives the part count and first part's size along with the headers.
+  const head = await headSource(job, mp ? 1 : undefined);
+  const layout = !job.partSize && mp ? sourceLayout(item, head) : null;
+  const partSize = layout || choosePartSize(item.Size, job.partSize);
+  const tagging = await sourceTagging(job);
+  const headers = mergedHeaders(head, w);
+  const created = await send(dst, stats, 'POST', new CreateMultipartUploadCommand({
+    Bucket: dst.bucket, Key: key, ...headers, ...commonWriteParams(w, item.StorageClass), Tagging: tagging,
+  }), signal);
+  const uploadId = created.UploadId;
+  if (job.onUpload) job.onUpload(uploadId);
+  try {
+    const limit = pLimit(job.partConcurrency || 8);
+    const source = copySource(src.bucket, item.Key);
+    const parts = await Promise.all(partRanges(item.Size, partSize).map(([start, end], i) => limit(async () => {
+      if (signal && signal.aborted) throw signal.reason || new Error('aborted');
+      const out = await send(dst, stats, 'COPY', new UploadPartCopyCommand({
+        Bucket: dst.bucket, Key: key, UploadId: uploadId, PartNumber: i + 1,
+        CopySource: source, CopySourceRange: `bytes=${start}-${end}`, CopySourceIfMatch: item.ETag || undefined,
+        RequestPayer: w.RequestPayer,
+      }), signal);
+      if (!out.CopyPartResult || !out.CopyPartResult.ETag) throw new ObjectError('failed', `UploadPartCopy of part ${i + 1} answered without a result`);
+      stats.bytes += end - start + 1;
+      return { ETag: out.CopyPartResult.ETag, PartNumber: i + 1 };
+    })));
+    const done = await send(dst, stats, 'POST', new CompleteMultipartUploadCommand({
+      Bucket: dst.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, RequestPayer: w.RequestPayer,
+    }), signal);
+    if (!done.ETag) throw new ObjectError('failed', 'CompleteMultipartUpload answered without an ETag');
+    return { status: 'copied', bytes: item.Size, etag: done.ETag, parts: parts.length };
+  } catch (err) {
+    await abortUpload(dst, key, uploadId, stats);
+    throw err;
+  }
+}
+
+// Best effort, and without the run's signal: an interrupted copy must still be cleaned up.
+async function abortUpload(store, key, uploadId, stats) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      stats.count('DELETE');
+      await store.client.send(new AbortMultipartUploadCommand({ Bucket: store.bucket, Key: key, UploadId: uploadId, RequestPayer: store.requestPayer }));
+      return true;
+    } catch (err) {
+      if (err && (err.name === 'NoSuchUpload' || err.Code === 'NoSuchUpload')) return true;
+    }
+  }
+  return false;
+}
+
+// Small objects in one CopyObject; large ones (and every multipart source, so its part
+// layout and ETag are kept, and everything over CopyObject's 5 GiB) part by part.
+function serverCopy(job) {
+  const { item, largeThreshold } = job;
+  const multipart = item.Size > MAX_SINGLE_COPY || (item.Size > 0 && (item.Size > largeThreshold || multipartCount(item.ETag) > 0));
+  return multipart ? copyMultipart(job) : copySmall(job);
+}
+
+module.exports = { serverCopy, copySmall, copyMultipart, abortUpload, sourceLayout };

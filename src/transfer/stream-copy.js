@@ -1,0 +1,93 @@
+'use strict';
+// S3 -> S3 through this process, for when one CopyObject cannot reach (another endpoint
+// or account). The object keeps its content headers, metadata and tags; the user's write
+// options win. Small objects: the GetObject body streams straight into PutObject, never
+// buffered (so the SDK cannot retry that PUT: a failure fails the object). Larger ones: a
+// multipart upload whose parts are ranged GETs, each buffered so a failed UploadPart can
+// be retried: memory is partConcurrency x partSize per object.
+const { addAbortSignal } = require('stream');
+const { GetObjectTaggingCommand, PutObjectCommand } = require('@aws-sdk/client-s3');
+const { mergedHeaders, commonWriteParams } = require('./write-options');
+const { choosePartSize } = require('./part-layout');
+const { multipartUpload } = require('./multipart-upload');
+const { getSource, consumeBody } = require('./source-get');
+
+async function streamCopy(job) {
+  const bytes = job.item.Size > job.largeThreshold ? await copyParts(job) : await copyWhole(job);
+  return { status: 'copied', bytes };
+}
+
+// What the new object carries, from a GetObject response (of any range of the source).
+async function writeParams(job, out) {
+  const { w, item } = job;
+  return {
+    ...mergedHeaders(out, w),
+    ...commonWriteParams(w, item.StorageClass),
+    Tagging: w.Tagging !== undefined ? w.Tagging : await sourceTagging(job, out.TagCount),
+  };
+}
+
+// The source's tags as a Tagging parameter. GetObject says how many tags there are, which
+// spares the usual untagged object a request.
+async function sourceTagging(job, tagCount) {
+  if (!tagCount) return undefined;
+  const { item, src, stats, signal } = job;
+  stats.count('GET');
+  const out = await src.client.send(new GetObjectTaggingCommand({
+    Bucket: src.bucket, Key: item.Key, RequestPayer: src.requestPayer,
+  }), { abortSignal: signal });
+  return (out.TagSet || []).map((t) => `${encodeURIComponent(t.Key)}=${encodeURIComponent(t.Value)}`).join('&');
+}
+
+async function copyWhole(job) {
+  // One controller for both requests: if the source body fails half way, the PUT it feeds
+  // must fail too rather than wait for bytes that will never come.
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(job.signal.reason);
+  if (job.signal) job.signal.addEventListener('abort', onAbort, { once: true });
+  let body;
+  try {
+    const out = await getSource(job, undefined, ac.signal);
+    body = addAbortSignal(ac.signal, out.Body);
+    body.once('error', (err) => ac.abort(err));
+    const params = await writeParams(job, out);
+    job.stats.count('PUT');
+    await job.dst.client.send(new PutObjectCommand({
+      ...params, Bucket: job.dst.bucket, Key: job.key, Body: body, ContentLength: out.ContentLength,
+    }), { abortSignal: ac.signal });
+    job.stats.bytes += out.ContentLength;
+    return out.ContentLength;
+  } catch (err) {
+    // The PUT may fail without reading the body (refused after Expect: 100-continue).
+    if (body) body.destroy();
+    throw err;
+  } finally {
+    if (job.signal) job.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function copyParts(job) {
+  const { item } = job;
+  // The first part's response also carries the headers and tag count the upload is
+  // created with; its bytes are kept for part 1 rather than fetched twice.
+  const firstLength = Math.min(item.Size, choosePartSize(item.Size, job.partSize));
+  const firstOut = await getSource(job, `bytes=0-${firstLength - 1}`, job.signal);
+  let first = await readRange(firstOut, firstLength, job.signal);
+  const params = await writeParams(job, firstOut);
+  return multipartUpload(job, item.Size, params, async ([start, end], i, signal) => {
+    if (i === 0) {
+      const buf = first;
+      first = null;
+      return buf;
+    }
+    return readRange(await getSource(job, `bytes=${start}-${end}`, signal), end - start + 1, signal);
+  });
+}
+
+async function readRange(out, length, signal) {
+  const buf = Buffer.allocUnsafe(length);
+  await consumeBody(out, length, signal, (chunk, offset) => { chunk.copy(buf, offset); });
+  return buf;
+}
+
+module.exports = { streamCopy };
