@@ -14,6 +14,7 @@ const { pickTransfer } = require('../transfer');
 const { UsageError } = require('../errors');
 const { HeadObjectCommand } = require('@aws-sdk/client-s3');
 const { runSignal } = require('../signal');
+const { describeS3Error } = require('../stores/s3-errors');
 
 // Objects above this go part by part. See the README: on the endpoints we measured, one
 // CopyObject is as fast as a multipart copy up to about this size, and a multipart copy
@@ -93,7 +94,7 @@ async function copy(options = {}) {
 
     const record = (item, targetKey, outcome) => {
       const tally = result[outcome.status] || result.failed;
-      tally.add(item.Size);
+      tally.add(outcome.bytes !== undefined ? outcome.bytes : item.Size);
       if (outcome.status !== 'copied' && outcome.status !== 'planned') {
         if (result.failures.length < MAX_NAMED) result.failures.push({ key: item.Key, targetKey, status: outcome.status, reason: outcome.reason });
       }
@@ -159,7 +160,7 @@ async function copy(options = {}) {
       fatal = fatal || err;
     }
     await waitFor(() => queued === 0);
-    if (fatal) throw fatal;
+    if (fatal) throw describeS3Error(fatal, { bucket: dst.bucket });
     result.complete = listing.complete;
   } finally {
     listing.close();

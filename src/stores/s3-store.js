@@ -4,11 +4,16 @@
 const { ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
+const { FatalError } = require('../errors');
 
 // S3's url encoding is form encoding: '+' stands for a space.
 function decodeKey(k) {
   if (k === undefined) return k;
-  return decodeURIComponent(k.indexOf('+') >= 0 ? k.replace(/\+/g, ' ') : k);
+  try {
+    return decodeURIComponent(k.indexOf('+') >= 0 ? k.replace(/\+/g, ' ') : k);
+  } catch {
+    throw new FatalError(`the store returned a key that is not url-encoded as requested: ${JSON.stringify(k.slice(0, 100))}`);
+  }
 }
 
 function toItem(c) {

@@ -195,3 +195,31 @@ describe('multipart copies', () => {
     expect(await openUploads(t)).toEqual([]);
   });
 });
+
+describe('across endpoints and storage classes', () => {
+  test('--to-endpoint-url streams objects through this machine', async () => {
+    const [src, dst] = [await createBucket(), await createBucket()];
+    const big = crypto.randomBytes(7 * MiB);
+    await putObjects(src, [{ key: 'small é.txt', body: Buffer.from('hello') }, { key: 'big+1.bin', body: big }]);
+    const res = await runCli(['cp', `s3://${src}`, `s3://${dst}/copy/`, '--to-endpoint-url', connection().endpoint, '--large-copy-threshold', '5MiB', '--part-size', '5MiB', '--json']);
+    expect(res.code).toBe(0);
+    const r = JSON.parse(res.stdout);
+    expect(r.copied.objects).toBe(2);
+    expect(r.stats.requests.COPY).toBeUndefined(); // no server-side copy across endpoints
+    expect(sha(await body(dst, 'copy/big+1.bin'))).toBe(sha(big));
+    expect((await body(dst, 'copy/small é.txt')).toString()).toBe('hello');
+  });
+
+  test('the storage class is kept, or set with --storage-class', async () => {
+    const [src, dst] = [await createBucket(), await createBucket()];
+    await s3client().send(new PutObjectCommand({ Bucket: src, Key: 'rrs', Body: 'x', StorageClass: 'REDUCED_REDUNDANCY' }));
+    await s3client().send(new PutObjectCommand({ Bucket: src, Key: 'std', Body: 'y' }));
+    const srcList = await sequentialList(src);
+    await s3blitz.copy({ source: `s3://${src}`, target: `s3://${dst}/kept/`, ...conn() });
+    await s3blitz.copy({ source: `s3://${src}/std`, target: `s3://${dst}/set/std`, storageClass: 'REDUCED_REDUNDANCY', ...conn() });
+    const got = Object.fromEntries((await sequentialList(dst)).map((o) => [o.Key, o.StorageClass || 'STANDARD']));
+    const want = Object.fromEntries(srcList.map((o) => [`kept/${o.Key}`, o.StorageClass || 'STANDARD']));
+    expect(got).toEqual({ ...want, 'set/std': 'REDUCED_REDUNDANCY' });
+    expect(want['kept/rrs']).toBe('REDUCED_REDUNDANCY');
+  });
+});

@@ -1,0 +1,85 @@
+'use strict';
+// The copy stage with the SDK mocked: outcomes S3 can produce that MinIO cannot easily
+// (archived objects, 200-with-error bodies, objects changing between list and copy).
+const { mockClient } = require('aws-sdk-client-mock');
+const { S3Client, ListObjectsV2Command, HeadBucketCommand, CopyObjectCommand, HeadObjectCommand } = require('@aws-sdk/client-s3');
+const { copy } = require('../../src/stages/copy');
+const { classifyError } = require('../../src/transfer/outcome');
+
+const s3 = mockClient(S3Client);
+const creds = { credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, region: 'us-east-1' };
+const item = (Key, ETag = '"e1"', Size = 10, StorageClass = 'STANDARD') => ({ Key, Size, ETag, StorageClass, LastModified: new Date(0) });
+const s3err = (name, status) => Object.assign(new Error(name), { name, Code: name, $metadata: { httpStatusCode: status } });
+
+beforeEach(() => {
+  s3.reset();
+  s3.on(HeadBucketCommand).resolves({});
+});
+
+test('archived objects are skipped and vanished ones reported; neither fails the run', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [item('cold', '"c"', 10, 'GLACIER'), item('gone'), item('ok')], IsTruncated: false });
+  s3.on(CopyObjectCommand, { Key: 'cold' }).rejects(s3err('InvalidObjectState', 403));
+  s3.on(CopyObjectCommand, { Key: 'gone' }).rejects(s3err('NoSuchKey', 404));
+  s3.on(CopyObjectCommand, { Key: 'ok' }).resolves({ CopyObjectResult: { ETag: '"e1"' } });
+  const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds });
+  expect(r.copied.objects).toBe(1);
+  expect(r.skipped.objects).toBe(1);
+  expect(r.vanished.objects).toBe(1);
+  expect(r.ok).toBe(true);
+  expect(r.failures.map((f) => [f.key, f.status])).toEqual(expect.arrayContaining([['cold', 'skipped'], ['gone', 'vanished']]));
+  // The archive class is passed on, since CopyObject without one writes STANDARD.
+  expect(s3.commandCalls(CopyObjectCommand, { Key: 'cold' })[0].args[0].input.StorageClass).toBe('GLACIER');
+});
+
+test('every copy names the listed ETag and an encoded CopySource', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [item(encodeURIComponent('a b+c%d?e#f&g/😀').replace(/%20/g, '+'), '"etag-x"')], IsTruncated: false });
+  s3.on(CopyObjectCommand).resolves({ CopyObjectResult: { ETag: '"etag-x"' } });
+  await copy({ source: 's3://src-bucket', target: 's3://dst-bucket/p/', ...creds });
+  const input = s3.commandCalls(CopyObjectCommand)[0].args[0].input;
+  expect(input.CopySource).toBe('src-bucket/a%20b%2Bc%25d%3Fe%23f%26g/%F0%9F%98%80');
+  expect(input.CopySourceIfMatch).toBe('"etag-x"');
+  expect(input.Key).toBe('p/a b+c%d?e#f&g/😀');
+  expect(input.StorageClass).toBeUndefined();
+});
+
+test('a 200 OK without a copy result is a failure, named', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [item('x')], IsTruncated: false });
+  s3.on(CopyObjectCommand).resolves({});
+  const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds });
+  expect(r.failed.objects).toBe(1);
+  expect(r.failures[0]).toMatchObject({ key: 'x', status: 'failed', reason: expect.stringMatching(/without a result/) });
+  expect(r.ok).toBe(false);
+});
+
+test('an object changed since listing is copied from its new version, never mixed', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [item('k', '"old"', 10)], IsTruncated: false });
+  s3.on(CopyObjectCommand, { CopySourceIfMatch: '"old"' }).rejects(s3err('PreconditionFailed', 412));
+  s3.on(HeadObjectCommand).resolves({ ETag: '"new"', ContentLength: 12, LastModified: new Date(1) });
+  s3.on(CopyObjectCommand, { CopySourceIfMatch: '"new"' }).resolves({ CopyObjectResult: { ETag: '"new"' } });
+  const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds });
+  expect(r.copied).toEqual({ objects: 1, bytes: 12 });
+  expect(s3.commandCalls(CopyObjectCommand).map((c) => c.args[0].input.CopySourceIfMatch)).toEqual(['"old"', '"new"']);
+});
+
+test('an object that keeps changing is reported as changed and fails the run', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [item('k', '"v1"')], IsTruncated: false });
+  s3.on(CopyObjectCommand).rejects(s3err('PreconditionFailed', 412));
+  s3.on(HeadObjectCommand).resolves({ ETag: '"v2"', ContentLength: 10 });
+  const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds });
+  expect(r.changed.objects).toBe(1);
+  expect(r.ok).toBe(false);
+});
+
+test('credentials rejected mid-run stop the run with one fatal error', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [item('a'), item('b')], IsTruncated: false });
+  s3.on(CopyObjectCommand).rejects(s3err('InvalidAccessKeyId', 403));
+  await expect(copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds })).rejects.toMatchObject({ code: 'InvalidAccessKeyId', exitCode: 3, message: expect.stringMatching(/access key is not recognised/) });
+});
+
+test('classifyError', () => {
+  expect(classifyError(s3err('NoSuchKey', 404)).status).toBe('vanished');
+  expect(classifyError(s3err('InvalidObjectState', 403)).status).toBe('skipped');
+  expect(classifyError(s3err('PreconditionFailed', 412)).status).toBe('changed');
+  expect(classifyError(s3err('AccessDenied', 403))).toMatchObject({ status: 'failed', reason: expect.stringMatching(/access denied/) });
+  expect(classifyError(s3err('InternalError', 500))).toMatchObject({ status: 'failed', reason: expect.stringMatching(/InternalError/) });
+});
