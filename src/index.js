@@ -5,6 +5,8 @@ const { Listing } = require('./list/listing');
 const { ParallelLister } = require('./list/parallel-lister');
 const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
+const { compare } = require('./stages/compare');
+const { sync } = require('./stages/sync');
 const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
@@ -25,7 +27,7 @@ function listBuckets(options = {}) {
 }
 
 module.exports = {
-  items, pages, ls, summarize, each, map, copy, cp: copy, listBuckets,
+  items, pages, ls, summarize, each, map, copy, cp: copy, compare, sync, listBuckets,
   Listing, ParallelLister, compareKeys,
   ...errors,
 };

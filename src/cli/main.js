@@ -2,6 +2,7 @@
 const { Command, CommanderError } = require('commander');
 const { register } = require('./commands');
 const { registerCopy } = require('./copy-command');
+const { registerCompare } = require('./compare-commands');
 const { EXIT } = require('../errors');
 const pkg = require('../../package.json');
 
@@ -28,6 +29,7 @@ Examples:
   $ s3blitz summarize s3://my-bucket --summarize-folders --json`);
   register(program);
   registerCopy(program);
+  registerCompare(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

@@ -36,13 +36,14 @@ function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPr
     if (problem) throw new ObjectError('failed', `target key ${JSON.stringify(out.slice(0, 80))} is invalid (${problem})`);
     return out;
   };
-  if (addPrefix) return { injective: true, identity: false, orderPreserving: true, map: (key) => check(addPrefix + key) };
+  if (addPrefix) return { injective: true, identity: false, orderPreserving: true, mapPrefix: (p) => addPrefix + p, map: (key) => check(addPrefix + key) };
   const dstPrefix = toPrefix !== undefined && toPrefix !== '' ? toPrefix : targetPrefix;
   const n = sourcePrefix.length;
   return {
     injective: true,
     identity: dstPrefix === sourcePrefix,
     orderPreserving: true,
+    mapPrefix: (p) => dstPrefix + p.slice(n),
     map: (key) => (dstPrefix === sourcePrefix ? key : check(dstPrefix + key.slice(n))),
   };
 }

@@ -26,7 +26,8 @@ async function multipartUpload(job, size, params, readPart, beforeComplete) {
   const client = dst.client;
   const RequestPayer = params.RequestPayer;
   stats.count('POST');
-  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ ...params, Bucket: dst.bucket, Key: key }), { abortSignal: signal });
+  // Never cut short: an upload the server created but we never heard of would be orphaned.
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ ...params, Bucket: dst.bucket, Key: key }));
   if (job.onUpload) job.onUpload(UploadId);
   try {
     const ranges = partRanges(size, choosePartSize(size, job.partSize));

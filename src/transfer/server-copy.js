@@ -80,12 +80,14 @@ async function copyMultipart(job) {
   const partSize = layout || choosePartSize(item.Size, job.partSize);
   const tagging = await sourceTagging(job);
   const headers = mergedHeaders(head, w);
+  // Never cut short: an upload the server created but we never heard of would be orphaned.
   const created = await send(dst, stats, 'POST', new CreateMultipartUploadCommand({
     Bucket: dst.bucket, Key: key, ...headers, ...commonWriteParams(w, item.StorageClass), Tagging: tagging,
-  }), signal);
+  }));
   const uploadId = created.UploadId;
   if (job.onUpload) job.onUpload(uploadId);
   try {
+    if (signal && signal.aborted) throw signal.reason || new Error('aborted');
     const limit = pLimit(job.partConcurrency || 8);
     const source = copySource(src.bucket, item.Key);
     const parts = await Promise.all(partRanges(item.Size, partSize).map(([start, end], i) => limit(async () => {

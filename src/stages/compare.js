@@ -1,0 +1,261 @@
+'use strict';
+// compare: one merge-join of two sorted listings. Every source key, mapped to its target
+// key, and every target key falls in exactly one class, in this precedence:
+// only-source, only-target, size-differs, content-differs, older, unknown, same.
+const crypto = require('crypto');
+const fs = require('fs');
+const pLimit = require('p-limit');
+const { HeadObjectCommand, GetObjectCommand } = require('@aws-sdk/client-s3');
+const { Listing } = require('../list/listing');
+const { RequestStats } = require('../stats');
+const { createKeyMapper } = require('../transfer/key-map');
+const { multipartCount } = require('../transfer/part-layout');
+const { compareKeys } = require('../keys/order');
+const { ExternalSorter, Spool } = require('../util/spool');
+const { runSignal } = require('../signal');
+const { Tally } = require('../transfer/copier');
+const { UsageError } = require('../errors');
+const { describeS3Error } = require('../stores/s3-errors');
+const { localPath } = require('../transfer/local-paths');
+const { resolveLocation } = require('../location');
+
+const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
+const DIFFERENT = new Set(['only-source', 'only-target', 'size-differs', 'content-differs', 'older']);
+
+function parseShow(show) {
+  if (show === undefined || show === null) return [];
+  const kinds = (Array.isArray(show) ? show : String(show).split(',')).map((k) => k.trim()).filter(Boolean);
+  for (const k of kinds) if (k !== 'all' && !CLASSES.includes(k)) throw new UsageError(`--show must be one of ${CLASSES.join(', ')} or all, not ${JSON.stringify(k)}`);
+  return kinds.includes('all') ? CLASSES : kinds;
+}
+
+// What the two ETags say about content: 'same', 'differs', 'parts' (same part count:
+// comparable only if the part sizes match) or 'unknown'.
+function etagVerdict(a, b, ignoreEtags) {
+  if (!a || !b || ignoreEtags) return 'unknown';
+  if (a === b) return 'same';
+  const ma = multipartCount(a), mb = multipartCount(b);
+  if (!ma && !mb) return 'differs';
+  if (ma && ma === mb) return 'parts';
+  return 'unknown';
+}
+
+async function* itemsOf(listing) {
+  for await (const page of listing.pages()) yield* page;
+}
+
+// The target-side range matching the source range under an order-preserving mapping.
+function targetRange(listing, mapper) {
+  const { prefix, after, stop } = listing.range;
+  const out = { prefix: mapper.mapPrefix(prefix), empty: listing.range.empty };
+  if (after) {
+    if (after.startsWith(prefix)) out.startAfter = mapper.mapPrefix(after);
+    else if (compareKeys(after, prefix) > 0) out.empty = true;
+  }
+  if (stop !== null) {
+    if (stop.startsWith(prefix)) out.stopAt = mapper.mapPrefix(stop);
+    else if (compareKeys(stop, prefix) < 0) out.empty = true;
+  }
+  return out;
+}
+
+async function* mergeJoin(srcPairs, dstItems) {
+  const si = srcPairs[Symbol.asyncIterator]();
+  const di = dstItems[Symbol.asyncIterator]();
+  let s = await si.next(), d = await di.next();
+  while (!s.done || !d.done) {
+    const c = s.done ? 1 : d.done ? -1 : compareKeys(s.value.targetKey, d.value.Key);
+    if (c < 0) { yield { src: s.value.item, targetKey: s.value.targetKey, dst: null }; s = await si.next(); }
+    else if (c > 0) { yield { src: null, targetKey: d.value.Key, dst: d.value }; d = await di.next(); }
+    else { yield { src: s.value.item, targetKey: s.value.targetKey, dst: d.value }; s = await si.next(); d = await di.next(); }
+  }
+}
+
+class Comparison {
+  constructor(options) {
+    this.options = options;
+    this.stats = options.stats || new RequestStats();
+    this.signal = runSignal(options.signal);
+    this.srcListing = new Listing({ ...options, stats: this.stats, signal: this.signal });
+    try {
+      const tgt = { ...options, source: options.target, bucket: options.toBucket, prefix: undefined,
+        endpointUrl: options.toEndpointUrl || options.endpointUrl, region: options.toRegion || options.region,
+        profile: options.toProfile || options.profile, credentials: options.toCredentials || (options.toProfile ? undefined : options.credentials),
+        stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined };
+      const dstLoc = resolveLocation({ location: options.target, bucket: options.toBucket }, 'target');
+      this.mapper = createKeyMapper({
+        sourcePrefix: this.srcListing.range.prefix,
+        targetPrefix: dstLoc.type === 's3' ? dstLoc.prefix : '',
+        toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
+      });
+      if (this.mapper.orderPreserving) {
+        const r = targetRange(this.srcListing, this.mapper);
+        this.method = 'merge';
+        const where = dstLoc.type === 's3' ? { source: `s3://${dstLoc.bucket}/${r.prefix}` } : { source: dstLoc.path, prefix: r.prefix };
+        this.dstListing = new Listing({ ...tgt, ...where, bucket: undefined, startAfter: r.startAfter, stopAt: r.stopAt });
+        this.empty = r.empty;
+      } else {
+        this.method = 'sorted-spool';
+        this.dstListing = new Listing(tgt);
+        this.empty = this.srcListing.range.empty;
+      }
+    } catch (err) {
+      this.srcListing.close();
+      throw err;
+    }
+    this.tallies = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
+    this.failures = [];
+  }
+
+  get methodNote() {
+    return this.method === 'merge'
+      ? 'merge-join of the two listings in S3 key order (the key mapping preserves order)'
+      : '--to-key may not preserve key order: mapped source keys were sorted on disk and merged with the full target listing';
+  }
+
+  // Pairs of (source item, target item) in target-key order.
+  async *pairs() {
+    if (this.empty) return;
+    await Promise.all([this.srcListing.store.open(), this.dstListing.store.open()]);
+    const mapper = this.mapper;
+    const failures = this.failures;
+    const mapped = async function* (items) {
+      for await (const item of items) {
+        let targetKey;
+        try { targetKey = mapper.map(item.Key); } catch (err) { failures.push({ key: item.Key, reason: err.message }); continue; }
+        yield { item, targetKey };
+      }
+    };
+    let src = mapped(itemsOf(this.srcListing));
+    let sorter = null;
+    if (this.method === 'sorted-spool') {
+      sorter = new ExternalSorter((r) => r.targetKey, compareKeys);
+      for await (const r of src) sorter.push(r);
+      src = (async function* () {
+        for await (const r of sorter.sorted()) yield { targetKey: r.targetKey, item: { ...r.item, LastModified: r.item.LastModified ? new Date(r.item.LastModified) : null } };
+      })();
+    }
+    try {
+      yield* mergeJoin(src, itemsOf(this.dstListing));
+    } finally {
+      if (sorter) sorter.remove();
+    }
+  }
+
+  // The class of a pair; content checks that need requests return a promise.
+  classify({ src, dst }) {
+    if (!dst) return 'only-source';
+    if (!src) return 'only-target';
+    if (src.Size !== dst.Size) return 'size-differs';
+    const o = this.options;
+    const v = etagVerdict(src.ETag, dst.ETag, o.ignoreEtags);
+    if (v === 'differs') return 'content-differs';
+    const older = o.compareTime && dst.LastModified && src.LastModified && +dst.LastModified < +src.LastModified;
+    if (v === 'same') return older ? 'older' : 'same';
+    if (v === 'parts' || o.checksum) return this._checkContent(src, dst, v).then((c) => (c === 'content-differs' ? c : older ? 'older' : c));
+    return older ? 'older' : 'unknown';
+  }
+
+  async _checkContent(src, dst, verdict) {
+    const srcStore = this.srcListing.store, dstStore = this.dstListing.store;
+    if (verdict === 'parts') {
+      // Same part count: comparable only if the first parts are the same size too.
+      const [a, b] = await Promise.all([firstPartSize(srcStore, src, this), firstPartSize(dstStore, dst, this)]);
+      if (a !== null && a === b) return 'content-differs';
+      if (!this.options.checksum) return 'unknown';
+    }
+    const [ha, hb] = await Promise.all([contentMd5(srcStore, src, this), contentMd5(dstStore, dst, this)]);
+    return ha === hb ? 'same' : 'content-differs';
+  }
+
+  close() {
+    this.srcListing.close();
+    this.dstListing.close();
+  }
+}
+
+async function firstPartSize(store, item, cmp) {
+  cmp.stats.count('HEAD');
+  const h = await store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: item.Key, PartNumber: 1, IfMatch: item.ETag, RequestPayer: store.requestPayer }), { abortSignal: cmp.signal });
+  return h.ContentLength ?? null;
+}
+
+// MD5 of an object's bytes: a single-part S3 ETag is one already; otherwise read them.
+async function contentMd5(store, item, cmp) {
+  if (item.ETag && !multipartCount(item.ETag)) return item.ETag.replace(/"/g, '');
+  const hash = crypto.createHash('md5');
+  let stream;
+  if (store.type === 'local') stream = fs.createReadStream(localPath(store.root, item.Key));
+  else {
+    cmp.stats.count('GET');
+    const out = await store.client.send(new GetObjectCommand({ Bucket: store.bucket, Key: item.Key, IfMatch: item.ETag || undefined, RequestPayer: store.requestPayer }), { abortSignal: cmp.signal });
+    stream = out.Body;
+  }
+  for await (const chunk of stream) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+// Runs pairs through classify with bounded concurrency for the ones that need requests,
+// calling onPair(pair, cls) for each.
+async function classifyAll(cmp, onPair) {
+  const limit = pLimit(64);
+  let pending = 0, waiter = null, failure = null;
+  for await (const pair of cmp.pairs()) {
+    if (failure) break;
+    const cls = cmp.classify(pair);
+    if (typeof cls === 'string') { await onPair(pair, cls); continue; }
+    pending++;
+    limit(() => cls).then((c) => onPair(pair, c), (err) => { failure = failure || err; })
+      .finally(() => { pending--; if (waiter) { waiter(); waiter = null; } });
+    while (pending > 1000) await new Promise((r) => { waiter = r; });
+  }
+  while (pending > 0) await new Promise((r) => { waiter = r; });
+  if (failure) throw failure;
+}
+
+/**
+ * Compares a source with a target. Options: source, target (or bucket / toBucket), range
+ * and filter options, toPrefix / addPrefix / toKey, compareTime, checksum, ignoreEtags,
+ * show (classes whose keys to keep), onPair({class, key, targetKey, source, target}).
+ */
+async function compare(options = {}) {
+  const show = parseShow(options.show);
+  const cmp = new Comparison(options);
+  const spools = Object.fromEntries(show.map((k) => [k, new Spool()]));
+  try {
+    await classifyAll(cmp, (pair, cls) => {
+      cmp.tallies[cls].add((pair.src || pair.dst).Size);
+      const rec = { class: cls, key: pair.src ? pair.src.Key : null, targetKey: pair.targetKey, source: pair.src, target: pair.dst };
+      if (spools[cls]) spools[cls].push(rec);
+      if (options.onPair) options.onPair(rec);
+    });
+  } catch (err) {
+    for (const s of Object.values(spools)) s.remove();
+    throw describeS3Error(err);
+  } finally {
+    cmp.close();
+  }
+  for (const s of Object.values(spools)) s.close();
+  const classes = Object.fromEntries(CLASSES.map((c) => [c, cmp.tallies[c].toJSON()]));
+  const identical = CLASSES.every((c) => !DIFFERENT.has(c) || classes[c].objects === 0) && cmp.failures.length === 0;
+  return {
+    source: cmp.srcListing.location.text,
+    target: cmp.dstListing.location.text,
+    method: cmp.method,
+    methodNote: cmp.methodNote,
+    classes,
+    identical,
+    unmappable: cmp.failures,
+    complete: cmp.srcListing.complete && cmp.dstListing.complete,
+    stats: cmp.stats.toJSON(),
+    // Keys of the classes asked for with `show`, read back from disk.
+    keys(kind) {
+      const s = spools[kind];
+      if (!s) throw new UsageError(`keys of ${kind} were not kept: pass show: ['${kind}']`);
+      return s.read();
+    },
+    dispose() { for (const s of Object.values(spools)) s.remove(); },
+  };
+}
+
+module.exports = { compare, Comparison, classifyAll, CLASSES, DIFFERENT, etagVerdict, mergeJoin, parseShow };

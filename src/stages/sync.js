@@ -1,0 +1,119 @@
+'use strict';
+// sync: compare, then copy what is only in the source or different, and with --delete
+// remove what is only in the target: only after every copy succeeded and both listings
+// completed, from a delete set spooled to disk, and never past --max-delete or from an
+// empty source unless --force.
+const { DeleteObjectsCommand } = require('@aws-sdk/client-s3');
+const fs = require('fs');
+const { Comparison, classifyAll, CLASSES } = require('./compare');
+const { Copier, Tally, copyOptions, sameConnection } = require('../transfer/copier');
+const { normalizeWriteOptions } = require('../transfer/write-options');
+const { Spool } = require('../util/spool');
+const { positiveInt } = require('../list/listing');
+const { localPath } = require('../transfer/local-paths');
+const { UsageError, SafetyError } = require('../errors');
+const { describeS3Error } = require('../stores/s3-errors');
+
+function shouldCopy(cls, o) {
+  if (cls === 'only-source' || cls === 'size-differs') return true;
+  if (cls === 'content-differs') return !o.sizeOnly;
+  if (cls === 'older') return Boolean(o.compareTime);
+  return false;
+}
+
+/**
+ * Options: everything compare and copy take, plus delete, maxDelete, force, sizeOnly,
+ * dryrun, onDelete(key). S3P's overwrite is accepted and means what sync always does.
+ */
+async function sync(options = {}) {
+  const maxDelete = options.maxDelete === undefined ? undefined : positiveInt(options.maxDelete, '--max-delete', { allowZero: true });
+  if (options.delete && options.toKey) throw new UsageError('--delete cannot be combined with --to-key: the target may hold keys the function never produces');
+  const w = normalizeWriteOptions(options);
+  const co = copyOptions(options);
+  const cmp = new Comparison(options);
+  const dst = cmp.dstListing.store;
+  const copier = new Copier({
+    src: cmp.srcListing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
+    signal: cmp.signal, stats: cmp.stats, onObject: options.onObject, onUpload: options.onUpload,
+  });
+  const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
+  const doomed = options.delete ? new Spool() : null;
+  let sourceObjects = 0;
+  const result = { deleted: new Tally(), deleteRefused: null };
+  try {
+    if (dst.type === 'local') await dst.open({ create: true });
+    cmp.srcListing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied`;
+    try {
+      await classifyAll(cmp, async (pair, cls) => {
+        classes[cls].add((pair.src || pair.dst).Size);
+        if (pair.src) sourceObjects++;
+        if (shouldCopy(cls, options)) await copier.add(pair.src, pair.targetKey);
+        else if (cls === 'only-target' && doomed) doomed.push({ key: pair.dst.Key, size: pair.dst.Size });
+      });
+    } finally {
+      await copier.drain().catch(() => {});
+    }
+    await copier.drain();
+    const complete = cmp.srcListing.complete && cmp.dstListing.complete;
+    if (doomed && doomed.count > 0) {
+      if (!copier.ok) result.deleteRefused = 'some copies failed: nothing was deleted';
+      else if (!complete) result.deleteRefused = 'a listing was incomplete: nothing was deleted';
+      else if (sourceObjects === 0 && !options.force) {
+        throw new SafetyError(`the source listing is empty: refusing to delete ${doomed.count} target objects (check the source, or pass --force)`);
+      } else if (maxDelete !== undefined && doomed.count > maxDelete && !options.force) {
+        throw new SafetyError(`${doomed.count} objects would be deleted, more than --max-delete ${maxDelete}: nothing was deleted (raise --max-delete or pass --force)`);
+      } else await deleteAll(dst, doomed, result.deleted, options, cmp);
+    }
+    result.complete = complete;
+  } catch (err) {
+    throw describeS3Error(err, { bucket: dst.bucket });
+  } finally {
+    cmp.close();
+    if (doomed) doomed.remove();
+  }
+  const copyResult = copier.result();
+  return {
+    source: cmp.srcListing.location.text, target: cmp.dstListing.location.text, method: cmp.method, dryrun: Boolean(options.dryrun),
+    classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])),
+    ...copyResult, deleted: result.deleted.toJSON(), deleteRefused: result.deleteRefused, unmappable: cmp.failures,
+    complete: Boolean(result.complete),
+    ok: copier.ok && cmp.failures.length === 0 && !result.deleteRefused,
+    stats: cmp.stats.toJSON(),
+  };
+}
+
+async function deleteAll(store, doomed, tally, options, cmp) {
+  let batch = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const b = batch;
+    batch = [];
+    if (options.dryrun) { for (const r of b) { tally.add(r.size); if (options.onDelete) options.onDelete({ key: r.key, size: r.size, dryrun: true }); } return; }
+    if (store.type === 'local') {
+      for (const r of b) {
+        await fs.promises.unlink(localPath(store.root, r.key)).catch((err) => { if (err.code !== 'ENOENT') throw err; });
+        tally.add(r.size);
+        if (options.onDelete) options.onDelete({ key: r.key, size: r.size });
+      }
+      return;
+    }
+    cmp.stats.count('DELETE');
+    const out = await store.client.send(new DeleteObjectsCommand({
+      Bucket: store.bucket, Delete: { Objects: b.map((r) => ({ Key: r.key })), Quiet: true }, RequestPayer: store.requestPayer,
+    }), { abortSignal: cmp.signal });
+    const errors = new Map((out.Errors || []).map((e) => [e.Key, e]));
+    for (const r of b) {
+      const e = errors.get(r.key);
+      if (e) throw new Error(`delete of ${JSON.stringify(r.key)} failed: ${e.Code} ${e.Message || ''}`);
+      tally.add(r.size);
+      if (options.onDelete) options.onDelete({ key: r.key, size: r.size });
+    }
+  };
+  for await (const r of doomed.read()) {
+    batch.push(r);
+    if (batch.length === 1000) await flush();
+  }
+  await flush();
+}
+
+module.exports = { sync, shouldCopy };

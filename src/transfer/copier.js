@@ -1,0 +1,133 @@
+'use strict';
+// The copy engine shared by cp and sync: schedules objects onto bounded pools (small and
+// large), waits when the queue is full so the lister slows down, and accounts for every
+// object: copied, failed, changed, skipped (archived), vanished, planned (dry run).
+const pLimit = require('p-limit');
+const { HeadObjectCommand } = require('@aws-sdk/client-s3');
+const { positiveInt } = require('../list/listing');
+const { classifyError, isFatalForRun } = require('./outcome');
+const { parseSize, MiB, MIN_PART, MAX_PART } = require('./part-layout');
+const { pickTransfer } = require('.');
+const { UsageError } = require('../errors');
+
+// Objects above this go part by part (measured: see the README's "copy threshold").
+const DEFAULT_LARGE_THRESHOLD = 64 * MiB;
+const MAX_NAMED = 10000; // problems kept in the result; every one also goes to onObject
+
+class Tally {
+  constructor() { this.objects = 0; this.bytes = 0; }
+  add(bytes) { this.objects++; this.bytes += bytes || 0; }
+  toJSON() { return { objects: this.objects, bytes: this.bytes }; }
+}
+
+function copyOptions(options) {
+  const o = {
+    copyConcurrency: positiveInt(options.copyConcurrency, '--copy-concurrency') || 500,
+    largeConcurrency: positiveInt(options.largeCopyConcurrency, '--large-copy-concurrency') || 75,
+    partConcurrency: positiveInt(options.partConcurrency, '--part-concurrency') || 8,
+    maxQueue: positiveInt(options.maxQueueSize, '--max-queue-size') || 10000,
+    largeThreshold: parseSize(options.largeCopyThreshold, '--large-copy-threshold'),
+    partSize: parseSize(options.partSize, '--part-size'),
+  };
+  if (o.largeThreshold === undefined) o.largeThreshold = DEFAULT_LARGE_THRESHOLD;
+  if (o.partSize !== undefined && (o.partSize < MIN_PART || o.partSize > MAX_PART)) throw new UsageError('--part-size must be between 5MiB and 5GiB');
+  return o;
+}
+
+function sameConnection(options) {
+  return !options.toEndpointUrl && !options.toProfile && !options.toCredentials;
+}
+
+class Copier {
+  /** @param o {src, dst, w, co (copyOptions), sameConnection, dryrun, signal, stats, onObject, onUpload} */
+  constructor(o) {
+    Object.assign(this, o);
+    this.transfer = pickTransfer(o.src, o.dst, o.sameConnection);
+    this.small = pLimit(o.co.copyConcurrency);
+    this.large = pLimit(o.co.largeConcurrency);
+    this.queued = 0;
+    this.fatal = null;
+    this.waiters = [];
+    this.tallies = { copied: new Tally(), planned: new Tally(), failed: new Tally(), changed: new Tally(), skipped: new Tally(), vanished: new Tally() };
+    this.failures = [];
+  }
+
+  get ok() { return this.tallies.failed.objects === 0 && this.tallies.changed.objects === 0; }
+
+  record(item, targetKey, outcome) {
+    const tally = this.tallies[outcome.status] || this.tallies.failed;
+    tally.add(outcome.bytes !== undefined ? outcome.bytes : item.Size);
+    if (outcome.status !== 'copied' && outcome.status !== 'planned' && this.failures.length < MAX_NAMED) {
+      this.failures.push({ key: item.Key, targetKey, status: outcome.status, reason: outcome.reason });
+    }
+    if (this.onObject) this.onObject({ key: item.Key, targetKey, size: item.Size, ...outcome });
+  }
+
+  // Resolves when the object is queued (not copied): waits while the queue is full.
+  async add(item, targetKey) {
+    if (this.fatal) throw this.fatal;
+    if (this.dryrun) { this.record(item, targetKey, { status: 'planned' }); return; }
+    while (this.queued >= this.co.maxQueue && !this.fatal) await new Promise((r) => this.waiters.push(r));
+    if (this.fatal) throw this.fatal;
+    this.queued++;
+    const pool = item.Size > this.co.largeThreshold ? this.large : this.small;
+    pool(() => (this.fatal || this.signal.aborted ? null : this.copyOne(item, targetKey)))
+      .then((outcome) => { if (outcome) this.record(item, targetKey, outcome); }, (err) => { this.fatal = this.fatal || err; })
+      .finally(() => { this.queued--; this._wake(); });
+  }
+
+  _wake() {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const r of w) r();
+  }
+
+  async drain() {
+    while (this.queued > 0) await new Promise((r) => this.waiters.push(r));
+    if (this.fatal) throw this.fatal;
+  }
+
+  async copyOne(item, targetKey) {
+    const job = {
+      item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
+      largeThreshold: this.co.largeThreshold, signal: this.signal, stats: this.stats, onUpload: this.onUpload,
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transfer(job);
+      } catch (err) {
+        if (isFatalForRun(err)) throw err;
+        const outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey });
+        // Changed since listed: copy the new version once, never a mix of the two.
+        if (outcome.status === 'changed' && attempt === 0 && this.src.type === 's3') {
+          const fresh = await this.currentVersion(item);
+          if (fresh) { job.item = fresh; continue; }
+          return { status: 'vanished', reason: 'deleted since it was listed' };
+        }
+        return outcome;
+      }
+    }
+  }
+
+  async currentVersion(item) {
+    const store = this.src;
+    try {
+      this.stats.count('HEAD');
+      const head = await store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: item.Key, RequestPayer: store.requestPayer }), { abortSignal: this.signal });
+      return { ...item, Size: head.ContentLength, ETag: head.ETag, LastModified: head.LastModified, StorageClass: head.StorageClass || item.StorageClass };
+    } catch (err) {
+      if (classifyError(err).status === 'vanished') return null;
+      throw err;
+    }
+  }
+
+  result() {
+    const t = this.tallies;
+    const out = { copied: t.copied.toJSON(), failed: t.failed.toJSON(), changed: t.changed.toJSON(), skipped: t.skipped.toJSON(), vanished: t.vanished.toJSON() };
+    if (this.dryrun) out.planned = t.planned.toJSON();
+    out.failures = this.failures;
+    return out;
+  }
+}
+
+module.exports = { Copier, Tally, copyOptions, sameConnection, DEFAULT_LARGE_THRESHOLD };
