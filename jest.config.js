@@ -7,6 +7,11 @@
 // missing, and no Node-version nag from the AWS SDK polluting output.
 process.env.AWS_EC2_METADATA_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+// Journals of library calls made by tests go to a throwaway state folder, not ~/.local/state.
+if (!process.env.S3BLITZ_TEST_STATE) {
+  process.env.S3BLITZ_TEST_STATE = require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 's3blitz-state-'));
+}
+process.env.XDG_STATE_HOME = process.env.S3BLITZ_TEST_STATE;
 
 module.exports = {
   // Per-project testTimeout is ignored by jest; it must be global.

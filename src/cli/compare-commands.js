@@ -99,16 +99,18 @@ Examples:
   $ s3blitz sync ./site s3://site-bucket --delete --max-delete 100
   $ s3blitz sync s3://src-bucket ./backup --size-only --dryrun
 `)
-    .action(runAction(async ({ args: [source, target], opts, signal }) => {
+    .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
       const o = libOptions(source, target, opts);
       if (opts.apiExample) return writeOut(apiExample('sync', o));
-      Object.assign(o, { signal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); } });
+      if (opts.debug) o.onConcurrency = (ev) => process.stderr.write(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
+      Object.assign(o, { signal, stopSignal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); } });
       o.onObject = (ev) => {
         if (ev.status === 'planned') { if (!opts.json) process.stdout.write(`copy    ${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)} -> ${escapeKey(ev.targetKey)}\n`); }
         else if (ev.status !== 'copied') process.stderr.write(`s3blitz: ${ev.status} ${JSON.stringify(ev.key)}: ${ev.reason}\n`);
       };
       o.onDelete = (ev) => { if (ev.dryrun && !opts.json) process.stdout.write(`delete  ${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)}\n`); };
       const r = await lib.sync(o);
+      for (const u of r.unmappable) process.stderr.write(`s3blitz: failed ${JSON.stringify(u.key)}: ${u.reason}\n`);
       if (opts.json) await writeOut(JSON.stringify(r, null, 2) + '\n');
       else if (!opts.quiet || !r.ok) {
         const line = (label, t) => `${label.padEnd(11)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}\n`;
@@ -119,8 +121,9 @@ Examples:
         await writeOut(s);
       }
       if (opts.verbose) process.stderr.write(`${statsText(r.stats)}\n`);
+      if (r.interrupted) process.stderr.write(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}\n`);
       return r.ok ? 0 : 1;
-    }));
+    }, { graceful: true }));
 }
 
 module.exports = { registerCompare };

@@ -41,12 +41,15 @@ function concurrencyOptions(cmd) {
     .option('--part-concurrency <n>', 'parts of one large object copied at once', '8')
     .option('--large-copy-threshold <size>', 'objects above this are copied in parts', '64MiB')
     .option('--part-size <size>', 'part size (default: the source\'s own layout, else 64MiB, raised to fit 10,000 parts)')
-    .option('--max-queue-size <n>', 'listed objects waiting for a copier before listing pauses', '10000');
+    .option('--max-queue-size <n>', 'listed objects waiting for a copier before listing pauses', '10000')
+    .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz or ~/.local/state/s3blitz)')
+    .option('--no-journal', 'keep no journal (the run cannot be resumed)')
+    .option('--no-resume', 'ignore the journal of an earlier run and start afresh');
 }
 
 const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
   'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
-  'sseKmsKeyId', 'dryrun'];
+  'sseKmsKeyId', 'dryrun', 'partSize'];
 const DEFAULTS = { copyConcurrency: '500', largeCopyConcurrency: '75', partConcurrency: '8', largeCopyThreshold: '64MiB', maxQueueSize: '10000' };
 
 function copyLibraryOptions(source, target, opts) {
@@ -55,6 +58,8 @@ function copyLibraryOptions(source, target, opts) {
   for (const k of PASS) if (opts[k] !== undefined) o[k] = opts[k];
   for (const [k, d] of Object.entries(DEFAULTS)) if (opts[k] !== undefined && opts[k] !== d) o[k] = opts[k];
   if (opts.pretend) o.dryrun = true;
+  if (opts.journal !== undefined && opts.journal !== true) o.journal = opts.journal;
+  if (opts.resume === false) o.resume = false;
   return o;
 }
 
@@ -89,10 +94,12 @@ Examples:
 Objects that fail are named on stderr as they happen and counted at the end; the exit
 code is 1 when any failed. Archived (GLACIER) and vanished objects are reported, not failures.
 `)
-    .action(runAction(async ({ args: [source, target], opts, signal }) => {
+    .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
       const libOpts = copyLibraryOptions(source, target, opts);
       if (opts.apiExample) return writeOut(apiExample('copy', libOpts));
       libOpts.signal = signal;
+      libOpts.stopSignal = stopSignal;
+      if (opts.debug) libOpts.onConcurrency = (ev) => process.stderr.write(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
       libOpts.log = (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); };
       libOpts.progress = new Progress({ quiet: opts.quiet });
       libOpts.onObject = (o) => {
@@ -106,8 +113,9 @@ code is 1 when any failed. Archived (GLACIER) and vanished objects are reported,
       if (opts.json) await writeOut(JSON.stringify(r, null, 2) + '\n');
       else if (!opts.quiet || !r.ok) await writeOut(reportText(r));
       if (opts.verbose) process.stderr.write(`${statsText(r.stats)}\n`);
+      if (r.interrupted) process.stderr.write(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}\n`);
       return r.ok ? 0 : 1;
-    }));
+    }, { graceful: true }));
 }
 
 module.exports = { registerCopy, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions };

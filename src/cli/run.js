@@ -2,6 +2,7 @@
 // Runs a command action: exit codes, one-line errors, signals, EPIPE, --api-example.
 const { S3BlitzError, EXIT } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
+const { Journal } = require('../journal/journal');
 
 let debug = false;
 
@@ -19,34 +20,53 @@ function apiExample(fnName, libOpts) {
   return `const s3blitz = require('s3blitz');\n\nconst result = await s3blitz.${fnName}(${body});\n`;
 }
 
-function installSignals(controller) {
+const GRACE_MS = Number(process.env.S3BLITZ_GRACE_MS) || 10000;
+
+// First SIGINT / SIGTERM: graceful commands stop starting work and let requests in flight
+// finish for a grace period, then abort them; others abort at once. A second signal
+// flushes the journals and exits at once.
+function installSignals(hard, soft, graceful) {
+  let count = 0;
   const handler = (sig) => {
     const code = sig === 'SIGINT' ? EXIT.SIGINT : EXIT.SIGTERM;
-    if (controller.signal.aborted) process.exit(code); // second signal: at once
+    const reason = Object.assign(new Error(`interrupted by ${sig}`), { exitCode: code, interrupted: true });
     process.exitCode = code;
-    controller.abort(Object.assign(new Error(`interrupted by ${sig}`), { exitCode: code, interrupted: true }));
-    setTimeout(() => process.exit(code), 2000).unref();
+    if (++count > 1) {
+      Journal.flushAll();
+      process.stderr.write(`\ns3blitz: interrupted again: exiting now${graceful ? '; run the same command again to resume' : ''}\n`);
+      process.exit(code);
+    }
+    if (graceful) {
+      process.stderr.write(`\ns3blitz: ${sig}: finishing requests in flight (up to ${GRACE_MS / 1000}s); press Ctrl-C again to exit at once\n`);
+      soft.abort(reason);
+      setTimeout(() => hard.abort(reason), GRACE_MS).unref();
+    } else {
+      hard.abort(reason);
+      setTimeout(() => process.exit(code), 2000).unref();
+    }
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
 }
 
-// action(libOpts-builder) → wraps with error handling.
-function runAction(fn) {
+// Wraps a command action: signals, exit codes, one-line errors.
+function runAction(fn, { graceful = false } = {}) {
   return async (...args) => {
     const cmd = args[args.length - 1];
     const opts = cmd.opts();
     debug = Boolean(opts.debug);
-    const controller = new AbortController();
-    installSignals(controller);
+    const hard = new AbortController();
+    const soft = new AbortController();
+    installSignals(hard, soft, graceful);
     try {
-      const code = await fn({ args: args.slice(0, -2), opts, cmd, signal: controller.signal });
-      if (controller.signal.aborted) return;
-      process.exitCode = code || 0;
+      const code = await fn({ args: args.slice(0, -2), opts, cmd, signal: hard.signal, stopSignal: soft.signal });
+      const reason = (soft.signal.aborted && soft.signal.reason) || (hard.signal.aborted && hard.signal.reason);
+      process.exitCode = reason && reason.interrupted ? reason.exitCode : code || 0;
     } catch (err) {
-      if (controller.signal.aborted && controller.signal.reason && controller.signal.reason.interrupted) {
-        process.stderr.write(`s3blitz: ${controller.signal.reason.message}\n`);
-        process.exitCode = controller.signal.reason.exitCode;
+      const reason = hard.signal.aborted ? hard.signal.reason : soft.signal.aborted ? soft.signal.reason : null;
+      if (reason && reason.interrupted) {
+        process.stderr.write(`s3blitz: ${reason.message}\n`);
+        process.exitCode = reason.exitCode;
         return;
       }
       reportError(err);

@@ -197,11 +197,13 @@ async function contentMd5(store, item, cmp) {
 
 // Runs pairs through classify with bounded concurrency for the ones that need requests,
 // calling onPair(pair, cls) for each.
-async function classifyAll(cmp, onPair) {
+async function classifyAll(cmp, onPair, { onSeen, stopSignal } = {}) {
   const limit = pLimit(64);
   let pending = 0, waiter = null, failure = null;
   for await (const pair of cmp.pairs()) {
     if (failure) break;
+    if (stopSignal && stopSignal.aborted) { cmp.interrupted = true; break; }
+    if (onSeen && onSeen(pair) === false) continue;
     const cls = cmp.classify(pair);
     if (typeof cls === 'string') { await onPair(pair, cls); continue; }
     pending++;

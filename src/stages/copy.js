@@ -12,6 +12,7 @@ const { Copier, copyOptions, sameConnection } = require('../transfer/copier');
 const { UsageError } = require('../errors');
 const { runSignal } = require('../signal');
 const { describeS3Error } = require('../stores/s3-errors');
+const { RunJournal } = require('../journal/run-journal');
 
 // Refuse what S3 would refuse for every object: a copy onto itself that changes nothing.
 function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
@@ -22,13 +23,15 @@ function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
   }
 }
 
-// Source and target stores, key mapper and copier for cp and sync.
-function openCopy(options) {
+// Source and target stores, key mapper and copier for cp.
+function openCopy(options, journal) {
   const stats = options.stats || new RequestStats();
   const signal = runSignal(options.signal);
   const w = normalizeWriteOptions(options);
   const co = copyOptions(options);
-  const listing = new Listing({ ...options, stats, signal });
+  // A resumed run lists only what comes after the journal's watermark.
+  const startAfter = journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter;
+  const listing = new Listing({ ...options, stats, signal, startAfter, unordered: false });
   let dst, dstLoc;
   try {
     ({ store: dst, location: dstLoc } = openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeConcurrency * co.partConcurrency }, 'target'));
@@ -37,10 +40,15 @@ function openCopy(options) {
       targetPrefix: dstLoc.type === 's3' ? dstLoc.prefix : dstLoc.keyPrefix || '',
       toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
     });
+    const onUpload = (key, id) => {
+      if (journal) journal.upload(dst.bucket, key, id);
+      if (options.onUpload) options.onUpload(id, key);
+    };
     const copier = new Copier({
       src: listing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stats, onObject: options.onObject, onUpload: options.onUpload,
+      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onUpload, onConcurrency: options.onConcurrency,
     });
+    if (journal) journal.attach(copier);
     return { stats, signal, w, listing, dst, dstLoc, mapper, copier, close() { listing.close(); dst.destroy(); } };
   } catch (err) {
     listing.close();
@@ -55,17 +63,34 @@ function openCopy(options) {
  * dryrun, plus onObject(outcome), onUpload(uploadId), signal, progress, log.
  */
 async function copy(options = {}) {
-  const run = openCopy(options);
+  const journal = RunJournal.open('cp', options);
+  let run;
+  try {
+    run = openCopy(options, journal);
+  } catch (err) {
+    if (journal) journal.keep();
+    throw err;
+  }
   const { listing, dst, dstLoc, mapper, copier, stats } = run;
+  const log = options.log || (() => {});
+  const stop = options.stopSignal;
   let collisions = 0;
+  let interrupted = false;
   try {
     checkSelfCopy(listing.location, dstLoc, mapper, run.w, options);
     const detector = mapper.injective ? null : new CollisionDetector();
     await dst.open({ create: true });
+    if (journal && journal.resumed) {
+      log(journal.describe());
+      if (dst.type === 's3') await journal.cleanupUploads(dst, stats);
+    }
     listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
     try {
       for await (const page of listing.pages()) {
+        if (stop && stop.aborted) { interrupted = true; break; }
         for (const item of page) {
+          if (journal && journal.isDone(item.Key)) continue;
+          if (stop && stop.aborted) { interrupted = true; break; }
           let targetKey;
           try {
             targetKey = mapper.map(item.Key);
@@ -78,20 +103,29 @@ async function copy(options = {}) {
             copier.record(item, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` });
             continue;
           }
-          await copier.add(item, targetKey);
+          const token = journal && journal.track(item.Key);
+          await copier.add(item, targetKey, token && ((outcome) => journal.finished(token, outcome, item, targetKey)));
         }
+        if (interrupted) break;
       }
     } finally {
       await copier.drain().catch(() => {});
     }
     await copier.drain();
+    interrupted = interrupted || Boolean(stop && stop.aborted) || run.signal.aborted;
   } catch (err) {
+    if (journal) journal.keep();
     throw describeS3Error(err, { bucket: dst.bucket });
   } finally {
     run.close();
   }
+  const complete = listing.complete && !interrupted;
+  if (journal) {
+    if (complete) journal.complete(); else journal.keep();
+  }
   return {
-    source: listing.location.text, target: dstLoc.text || options.toBucket, dryrun: Boolean(options.dryrun), complete: listing.complete,
+    source: listing.location.text, target: dstLoc.text || options.toBucket, dryrun: Boolean(options.dryrun), complete,
+    interrupted, journal: journal && !complete ? journal.file : null,
     ...copier.result(), collisions, ok: copier.ok, stats: stats.toJSON(),
   };
 }

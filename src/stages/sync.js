@@ -13,6 +13,7 @@ const { positiveInt } = require('../list/listing');
 const { localPath } = require('../transfer/local-paths');
 const { UsageError, SafetyError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
+const { RunJournal } = require('../journal/run-journal');
 
 function shouldCopy(cls, o) {
   if (cls === 'only-source' || cls === 'size-differs') return true;
@@ -30,31 +31,61 @@ async function sync(options = {}) {
   if (options.delete && options.toKey) throw new UsageError('--delete cannot be combined with --to-key: the target may hold keys the function never produces');
   const w = normalizeWriteOptions(options);
   const co = copyOptions(options);
-  const cmp = new Comparison(options);
+  // A --to-key sync sorts the whole source first; it is not resumable, so keeps no journal.
+  const journal = options.toKey ? null : RunJournal.open('sync', options);
+  let cmp;
+  try {
+    cmp = new Comparison({ ...options, startAfter: journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter });
+  } catch (err) {
+    if (journal) journal.keep();
+    throw err;
+  }
   const dst = cmp.dstListing.store;
+  const onUpload = (key, id) => {
+    if (journal) journal.upload(dst.bucket, key, id);
+    if (options.onUpload) options.onUpload(id, key);
+  };
   const copier = new Copier({
     src: cmp.srcListing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-    signal: cmp.signal, stats: cmp.stats, onObject: options.onObject, onUpload: options.onUpload,
+    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onUpload, onConcurrency: options.onConcurrency,
   });
+  if (journal) journal.attach(copier);
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
   const doomed = options.delete ? new Spool() : null;
-  let sourceObjects = 0;
+  if (doomed && journal) for (const d of journal.doomed) doomed.push(d);
+  let sourceObjects = journal && journal.hasNote('source-seen') ? 1 : 0;
   const result = { deleted: new Tally(), deleteRefused: null };
+  const log = options.log || (() => {});
+  let complete = false;
   try {
     if (dst.type === 'local') await dst.open({ create: true });
+    if (journal && journal.resumed) {
+      log(journal.describe());
+      if (dst.type === 's3') await journal.cleanupUploads(dst, cmp.stats);
+    }
     cmp.srcListing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied`;
+    const unmap = cmp.mapper.unmapPrefix || ((k) => k);
+    const onSeen = (pair) => {
+      if (journal && journal.isDone(pair.targetKey)) return false;
+      pair.token = journal && journal.track(pair.targetKey, pair.src ? pair.src.Key : unmap(pair.targetKey));
+      return true;
+    };
     try {
       await classifyAll(cmp, async (pair, cls) => {
         classes[cls].add((pair.src || pair.dst).Size);
-        if (pair.src) sourceObjects++;
-        if (shouldCopy(cls, options)) await copier.add(pair.src, pair.targetKey);
-        else if (cls === 'only-target' && doomed) doomed.push({ key: pair.dst.Key, size: pair.dst.Size });
-      });
+        if (pair.src) { sourceObjects++; if (journal) journal.note('source-seen'); }
+        const done = pair.token && ((outcome) => journal.finished(pair.token, outcome, pair.src, pair.targetKey));
+        if (shouldCopy(cls, options)) return copier.add(pair.src, pair.targetKey, done);
+        if (cls === 'only-target' && doomed) { doomed.push({ key: pair.dst.Key, size: pair.dst.Size }); if (journal) journal.doom(pair.dst.Key, pair.dst.Size); }
+        if (done) done(null);
+      }, { onSeen, stopSignal: options.stopSignal });
     } finally {
       await copier.drain().catch(() => {});
     }
     await copier.drain();
-    const complete = cmp.srcListing.complete && cmp.dstListing.complete;
+    const interrupted = cmp.interrupted || (options.stopSignal && options.stopSignal.aborted) || cmp.signal.aborted;
+    complete = cmp.srcListing.complete && cmp.dstListing.complete && !interrupted;
+    result.interrupted = Boolean(interrupted);
     if (doomed && doomed.count > 0) {
       if (!copier.ok) result.deleteRefused = 'some copies failed: nothing was deleted';
       else if (!complete) result.deleteRefused = 'a listing was incomplete: nothing was deleted';
@@ -66,17 +97,19 @@ async function sync(options = {}) {
     }
     result.complete = complete;
   } catch (err) {
+    if (journal) journal.keep();
     throw describeS3Error(err, { bucket: dst.bucket });
   } finally {
     cmp.close();
     if (doomed) doomed.remove();
   }
+  if (journal) { if (complete) journal.complete(); else journal.keep(); }
   const copyResult = copier.result();
   return {
     source: cmp.srcListing.location.text, target: cmp.dstListing.location.text, method: cmp.method, dryrun: Boolean(options.dryrun),
     classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])),
     ...copyResult, deleted: result.deleted.toJSON(), deleteRefused: result.deleteRefused, unmappable: cmp.failures,
-    complete: Boolean(result.complete),
+    complete: Boolean(result.complete), interrupted: Boolean(result.interrupted), journal: journal && !result.complete ? journal.file : null,
     ok: copier.ok && cmp.failures.length === 0 && !result.deleteRefused,
     stats: cmp.stats.toJSON(),
   };

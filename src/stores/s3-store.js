@@ -16,6 +16,12 @@ function decodeKey(k) {
   }
 }
 
+const THROTTLE_CODES = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottled']);
+function isThrottle(err) {
+  const status = err && err.$metadata && err.$metadata.httpStatusCode;
+  return status === 503 || status === 429 || THROTTLE_CODES.has(err && (err.Code || err.name));
+}
+
 function toItem(c) {
   return {
     Key: decodeKey(c.Key),
@@ -35,9 +41,28 @@ class S3Store {
     this.requestPayer = o.requestPayer;
     this.endpoint = o.endpointUrl || endpointFromEnv() || 'AWS S3';
     this.stats = o.stats;
-    this.client = o.client || createS3Client({ ...o, maxSockets: o.maxSockets });
+    this.throttleListeners = new Set();
+    this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
   }
+
+  // Sees every attempt, inside the SDK's retries, to count throttling and tell listeners.
+  _watch(client) {
+    client.middlewareStack.add((next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (err) {
+        if (isThrottle(err)) {
+          if (this.stats) this.stats.throttles++;
+          for (const fn of this.throttleListeners) fn(err);
+        }
+        throw err;
+      }
+    }, { step: 'deserialize', name: 's3blitzThrottleWatch', priority: 'high' });
+    return client;
+  }
+
+  onThrottle(fn) { this.throttleListeners.add(fn); }
 
   // Checks the bucket once, and follows it to its own region if it lives elsewhere.
   open() {
@@ -69,7 +94,7 @@ class S3Store {
   async _useRegion(region) {
     const current = await this.client.config.region();
     if (region && region !== current && !this.options.endpointUrl && !endpointFromEnv()) {
-      this.client = createS3Client({ ...this.options, region });
+      this.client = this._watch(createS3Client({ ...this.options, region }));
     }
   }
 
@@ -112,4 +137,4 @@ async function listBuckets(o = {}) {
   }
 }
 
-module.exports = { S3Store, listBuckets, decodeKey, toItem };
+module.exports = { S3Store, listBuckets, decodeKey, toItem, isThrottle };

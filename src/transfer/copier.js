@@ -2,12 +2,12 @@
 // The copy engine shared by cp and sync: schedules objects onto bounded pools (small and
 // large), waits when the queue is full so the lister slows down, and accounts for every
 // object: copied, failed, changed, skipped (archived), vanished, planned (dry run).
-const pLimit = require('p-limit');
 const { HeadObjectCommand } = require('@aws-sdk/client-s3');
 const { positiveInt } = require('../list/listing');
 const { classifyError, isFatalForRun } = require('./outcome');
 const { parseSize, MiB, MIN_PART, MAX_PART } = require('./part-layout');
 const { pickTransfer } = require('.');
+const { AdaptiveLimit } = require('./adaptive-limit');
 const { UsageError } = require('../errors');
 
 // Objects above this go part by part (measured: see the README's "copy threshold").
@@ -39,17 +39,33 @@ function sameConnection(options) {
 }
 
 class Copier {
-  /** @param o {src, dst, w, co (copyOptions), sameConnection, dryrun, signal, stats, onObject, onUpload} */
+  /**
+   * @param o {src, dst, w, co (copyOptions), sameConnection, dryrun, signal (abort requests),
+   *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency}
+   */
   constructor(o) {
     Object.assign(this, o);
     this.transfer = pickTransfer(o.src, o.dst, o.sameConnection);
-    this.small = pLimit(o.co.copyConcurrency);
-    this.large = pLimit(o.co.largeConcurrency);
+    this.small = new AdaptiveLimit(o.co.copyConcurrency, { name: 'copy', onChange: o.onConcurrency });
+    this.large = new AdaptiveLimit(o.co.largeConcurrency, { name: 'large-copy', onChange: o.onConcurrency });
+    // Throttling on either side slows both pools; they climb back on their own.
+    const slow = () => { this.small.throttled(); this.large.throttled(); };
+    for (const store of new Set([o.src, o.dst])) if (store.onThrottle) store.onThrottle(slow);
     this.queued = 0;
     this.fatal = null;
     this.waiters = [];
     this.tallies = { copied: new Tally(), planned: new Tally(), failed: new Tally(), changed: new Tally(), skipped: new Tally(), vanished: new Tally() };
     this.failures = [];
+  }
+
+  // Counts and failures carried over from an earlier run of the same command.
+  restore(totals, failures) {
+    for (const [k, t] of Object.entries(totals || {})) if (this.tallies[k]) { this.tallies[k].objects += t.objects; this.tallies[k].bytes += t.bytes; }
+    for (const f of failures || []) if (this.failures.length < MAX_NAMED) this.failures.push(f);
+  }
+
+  totals() {
+    return Object.fromEntries(Object.entries(this.tallies).map(([k, t]) => [k, t.toJSON()]));
   }
 
   get ok() { return this.tallies.failed.objects === 0 && this.tallies.changed.objects === 0; }
@@ -63,17 +79,30 @@ class Copier {
     if (this.onObject) this.onObject({ key: item.Key, targetKey, size: item.Size, ...outcome });
   }
 
+  get stopped() { return Boolean(this.fatal || this.signal.aborted || (this.stopSignal && this.stopSignal.aborted)); }
+
   // Resolves when the object is queued (not copied): waits while the queue is full.
-  async add(item, targetKey) {
+  // onDone(outcome) follows the object's outcome; an object never started (the run was
+  // stopped) gets no outcome and no onDone.
+  async add(item, targetKey, onDone) {
     if (this.fatal) throw this.fatal;
     if (this.dryrun) { this.record(item, targetKey, { status: 'planned' }); return; }
     while (this.queued >= this.co.maxQueue && !this.fatal) await new Promise((r) => this.waiters.push(r));
     if (this.fatal) throw this.fatal;
     this.queued++;
     const pool = item.Size > this.co.largeThreshold ? this.large : this.small;
-    pool(() => (this.fatal || this.signal.aborted ? null : this.copyOne(item, targetKey)))
-      .then((outcome) => { if (outcome) this.record(item, targetKey, outcome); }, (err) => { this.fatal = this.fatal || err; })
+    pool.run(() => (this.stopped ? null : this.copyOne(item, targetKey)))
+      .then((outcome) => {
+        if (!outcome) return;
+        if (outcome.status === 'copied') pool.succeeded();
+        this.record(item, targetKey, outcome);
+        if (onDone) onDone(outcome);
+      }, (err) => { this.fatal = this.fatal || err; })
       .finally(() => { this.queued--; this._wake(); });
+  }
+
+  get concurrencyTrace() {
+    return { copy: this.small.trace, largeCopy: this.large.trace };
   }
 
   _wake() {
@@ -96,6 +125,8 @@ class Copier {
       try {
         return await this.transfer(job);
       } catch (err) {
+        // Cut short by the run's end: not an outcome; a resumed run will copy it.
+        if (this.signal.aborted) return null;
         if (isFatalForRun(err)) throw err;
         const outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey });
         // Changed since listed: copy the new version once, never a mix of the two.
@@ -126,6 +157,7 @@ class Copier {
     const out = { copied: t.copied.toJSON(), failed: t.failed.toJSON(), changed: t.changed.toJSON(), skipped: t.skipped.toJSON(), vanished: t.vanished.toJSON() };
     if (this.dryrun) out.planned = t.planned.toJSON();
     out.failures = this.failures;
+    out.concurrencyTrace = this.concurrencyTrace;
     return out;
   }
 }

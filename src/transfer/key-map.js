@@ -36,7 +36,9 @@ function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPr
     if (problem) throw new ObjectError('failed', `target key ${JSON.stringify(out.slice(0, 80))} is invalid (${problem})`);
     return out;
   };
-  if (addPrefix) return { injective: true, identity: false, orderPreserving: true, mapPrefix: (p) => addPrefix + p, map: (key) => check(addPrefix + key) };
+  if (addPrefix) {
+    return { injective: true, identity: false, orderPreserving: true, mapPrefix: (p) => addPrefix + p, unmapPrefix: (t) => t.slice(addPrefix.length), map: (key) => check(addPrefix + key) };
+  }
   const dstPrefix = toPrefix !== undefined && toPrefix !== '' ? toPrefix : targetPrefix;
   const n = sourcePrefix.length;
   return {
@@ -44,6 +46,7 @@ function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPr
     identity: dstPrefix === sourcePrefix,
     orderPreserving: true,
     mapPrefix: (p) => dstPrefix + p.slice(n),
+    unmapPrefix: (t) => sourcePrefix + t.slice(dstPrefix.length),
     map: (key) => (dstPrefix === sourcePrefix ? key : check(dstPrefix + key.slice(n))),
   };
 }

@@ -28,7 +28,7 @@ async function multipartUpload(job, size, params, readPart, beforeComplete) {
   stats.count('POST');
   // Never cut short: an upload the server created but we never heard of would be orphaned.
   const { UploadId } = await client.send(new CreateMultipartUploadCommand({ ...params, Bucket: dst.bucket, Key: key }));
-  if (job.onUpload) job.onUpload(UploadId);
+  if (job.onUpload) job.onUpload(key, UploadId);
   try {
     const ranges = partRanges(size, choosePartSize(size, job.partSize));
     const parts = await runParts(ranges.length, job.partConcurrency, signal, async (i, partSignal) => {

@@ -85,7 +85,7 @@ async function copyMultipart(job) {
     Bucket: dst.bucket, Key: key, ...headers, ...commonWriteParams(w, item.StorageClass), Tagging: tagging,
   }));
   const uploadId = created.UploadId;
-  if (job.onUpload) job.onUpload(uploadId);
+  if (job.onUpload) job.onUpload(key, uploadId);
   try {
     if (signal && signal.aborted) throw signal.reason || new Error('aborted');
     const limit = pLimit(job.partConcurrency || 8);

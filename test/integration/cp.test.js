@@ -190,7 +190,7 @@ describe('multipart copies', () => {
     await expect(s3blitz.copy({
       source: `s3://${src}/big/`, target: `s3://${t}`, largeCopyThreshold: '5MiB', partConcurrency: 1, ...conn(), signal: ac.signal,
       onUpload: (id) => { uploads.push(id); ac.abort(new Error('injected failure')); },
-    })).resolves.toMatchObject({ ok: false });
+    })).resolves.toMatchObject({ interrupted: true, complete: false });
     expect(uploads.length).toBeGreaterThan(0);
     expect(await openUploads(t)).toEqual([]);
   });

@@ -233,7 +233,7 @@ describe('upload', () => {
   test('a large file: multipart in MD5-checked parts, journal hook called', async () => {
     const uploads = [];
     const w = normalizeWriteOptions({ metadata: { kind: 'video' }, tagging: 'k=v' });
-    const j = job({ item: await localItem(root, 'video.MP4'), src: new LocalStore({ root }), dst: s3store(dstBucket), key: 'up/video.mp4', w, onUpload: (id) => uploads.push(id) });
+    const j = job({ item: await localItem(root, 'video.MP4'), src: new LocalStore({ root }), dst: s3store(dstBucket), key: 'up/video.mp4', w, onUpload: (key, id) => uploads.push(id) });
     await expect(upload(j)).resolves.toEqual({ status: 'copied', bytes: 11 * MiB });
     const got = await getObject(dstBucket, 'up/video.mp4');
     expect(sha256(got.body)).toBe(sha256(large.subarray(0, 11 * MiB)));
@@ -261,7 +261,7 @@ describe('upload', () => {
     const ac = new AbortController();
     const uploads = [];
     const j = job({ item: await localItem(root, 'video.MP4'), src: new LocalStore({ root }), dst: s3store(bucket), key: 'fail/video.mp4',
-      partConcurrency: 1, signal: ac.signal, stats: abortingStats(ac, 1), onUpload: (id) => uploads.push(id) });
+      partConcurrency: 1, signal: ac.signal, stats: abortingStats(ac, 1), onUpload: (key, id) => uploads.push(id) });
     const err = await rejection(upload(j));
     expect(classifyError(err).status).toBe('failed');
     expect(uploads).toHaveLength(1);

@@ -1,0 +1,153 @@
+'use strict';
+// The run journal of cp and sync: append-only JSON lines, flushed at least every second,
+// so a run that stops for any reason can resume where it was. It records a watermark (every
+// key up to it is finished), the keys finished beyond it since the last line, objects that
+// failed (so a resumed run still reports them), multipart UploadIds before their first part,
+// and for sync the target keys to delete. A completed run deletes its journal.
+// Journals hold keys and counts only: never credentials, and nothing is ever evaluated from them.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const crypto = require('crypto');
+const { compareKeys } = require('../keys/order');
+
+const VERSION = 1;
+const open = new Set(); // journals to flush on an abrupt exit
+
+function stateDir(env = process.env) {
+  const base = env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
+  return path.join(base, 's3blitz');
+}
+
+// Options that change what a run does, in a stable order; functions by their source text.
+function normalizeCommand(command, options, ignore) {
+  const out = {};
+  for (const k of Object.keys(options).sort()) {
+    const v = options[k];
+    if (ignore.has(k) || v === undefined || v === null) continue;
+    if (typeof v === 'function') out[k] = `fn:${v.toString()}`;
+    else if (typeof v === 'object' && !(v instanceof RegExp) && !Array.isArray(v)) continue; // signals, stores, credentials
+    else out[k] = v instanceof RegExp ? `re:${v}` : v;
+  }
+  return JSON.stringify({ command, options: out });
+}
+
+const RUNTIME = new Set(['quiet', 'verbose', 'json', 'debug', 'apiExample', 'journal', 'resume', 'signal', 'stopSignal', 'progress', 'log',
+  'onObject', 'onUpload', 'onProgress', 'onDelete', 'onPair', 'onConcurrency', 'stats', 'credentials', 'toCredentials', 'show']);
+
+function journalPath(command, options) {
+  if (typeof options.journal === 'string') return path.resolve(options.journal);
+  const hash = crypto.createHash('sha256').update(normalizeCommand(command, options, RUNTIME)).digest('hex').slice(0, 20);
+  return path.join(stateDir(), `${command}-${hash}.jsonl`);
+}
+
+class Journal {
+  constructor(file, command) {
+    this.file = file;
+    this.command = command;
+    this.fd = null;
+    this.lines = [];
+    this.timer = null;
+    // Restored state
+    this.upTo = null; // watermark key
+    this.upToSource = null;
+    this.done = new Set(); // keys finished beyond the watermark
+    this.failures = [];
+    this.totals = null;
+    this.uploads = new Map(); // uploadId -> {bucket, key}
+    this.doomed = [];
+    this.notes = new Set();
+    this.resumed = false;
+  }
+
+  // Opens the journal; with resume, reads what an earlier run of the same command left.
+  static open(command, options) {
+    const j = new Journal(journalPath(command, options), command);
+    if (options.resume !== false && fs.existsSync(j.file)) j._load();
+    else if (fs.existsSync(j.file)) fs.rmSync(j.file);
+    fs.mkdirSync(path.dirname(j.file), { recursive: true, mode: 0o700 });
+    j.fd = fs.openSync(j.file, 'a', 0o600);
+    if (!j.resumed) j._write({ t: 'start', version: VERSION, command });
+    j.timer = setInterval(() => j.flush(), 1000);
+    j.timer.unref();
+    open.add(j);
+    return j;
+  }
+
+  _load() {
+    const text = fs.readFileSync(this.file, 'utf8');
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      let r;
+      try { r = JSON.parse(line); } catch { continue; } // a line cut short by a kill
+      if (r.t === 'mark') {
+        if (r.upTo !== null && r.upTo !== undefined) {
+          this.upTo = r.upTo;
+          this.upToSource = r.upToSource === undefined ? r.upTo : r.upToSource;
+        }
+        for (const k of r.done || []) this.done.add(k);
+        if (r.totals) this.totals = r.totals;
+      } else if (r.t === 'failed') this.failures.push(r.f);
+      else if (r.t === 'upload') this.uploads.set(r.id, { bucket: r.bucket, key: r.key });
+      else if (r.t === 'closed') this.uploads.delete(r.id);
+      else if (r.t === 'doomed') this.doomed.push({ key: r.key, size: r.size });
+      else if (r.t === 'note') this.notes.add(r.note);
+    }
+    // Keys at or under the final watermark are covered by it.
+    if (this.upTo !== null) for (const k of this.done) if (compareKeys(k, this.upTo) <= 0) this.done.delete(k);
+    this.resumed = true;
+  }
+
+  _write(record) {
+    this.lines.push(JSON.stringify(record));
+  }
+
+  mark(upTo, upToSource, newlyDone, totals) {
+    this._write({ t: 'mark', upTo, upToSource, done: newlyDone, totals });
+  }
+
+  failed(f) { this._write({ t: 'failed', f }); }
+
+  doom(key, size) { this._write({ t: 'doomed', key, size }); }
+
+  note(note) {
+    if (this.notes.has(note)) return;
+    this.notes.add(note);
+    this._write({ t: 'note', note });
+  }
+
+  // Written through at once: a kill right after must not lose the UploadId.
+  upload(bucket, key, id) {
+    this._write({ t: 'upload', bucket, key, id });
+    this.flush();
+  }
+
+  closed(id) { this._write({ t: 'closed', id }); }
+
+  flush() {
+    if (this.fd === null) return;
+    if (this.beforeFlush) this.beforeFlush();
+    if (!this.lines.length) return;
+    const text = this.lines.join('\n') + '\n';
+    this.lines = [];
+    fs.writeSync(this.fd, text);
+  }
+
+  close() {
+    this.flush();
+    clearInterval(this.timer);
+    if (this.fd !== null) { fs.closeSync(this.fd); this.fd = null; }
+    open.delete(this);
+  }
+
+  remove() {
+    this.close();
+    fs.rmSync(this.file, { force: true });
+  }
+
+  static flushAll() {
+    for (const j of open) { try { j.flush(); } catch { /* exiting anyway */ } }
+  }
+}
+
+module.exports = { Journal, journalPath, stateDir, normalizeCommand, RUNTIME };

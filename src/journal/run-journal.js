@@ -1,0 +1,103 @@
+'use strict';
+// Ties a run's journal to its copier: a watermark over the keys in listing order, failures,
+// open multipart uploads, and (sync) the delete set. Marks go out with every flush.
+const { AbortMultipartUploadCommand } = require('@aws-sdk/client-s3');
+const { Journal } = require('./journal');
+const { Watermark } = require('./watermark');
+
+const PROBLEMS = new Set(['failed', 'changed', 'skipped', 'vanished']);
+// A mark goes out every second and after this many finished objects, whichever comes
+// first: a kill loses at most the objects in flight plus one batch.
+const BATCH = 256;
+
+class RunJournal {
+  // null when the run keeps no journal (dry runs, journal: false).
+  static open(command, options) {
+    if (options.dryrun || options.journal === false) return null;
+    return new RunJournal(Journal.open(command, options));
+  }
+
+  constructor(journal) {
+    this.journal = journal;
+    this.wm = new Watermark();
+    this.copier = null;
+    this.uploadsByKey = new Map();
+    this.lastMark = null;
+    this.sinceFlush = 0;
+    journal.beforeFlush = () => this._mark();
+  }
+
+  get file() { return this.journal.file; }
+  get resumed() { return this.journal.resumed; }
+  get resumeAfter() { return this.journal.upToSource; }
+  get doomed() { return this.journal.doomed; }
+
+  attach(copier) {
+    this.copier = copier;
+    if (this.journal.totals || this.journal.failures.length) copier.restore(this.journal.totals, this.journal.failures);
+  }
+
+  describe() {
+    const t = this.journal.totals;
+    const copied = t && t.copied ? t.copied.objects : 0;
+    return `resuming from ${this.file}: ${copied.toLocaleString('en-US')} objects already copied` +
+      (this.journal.upTo !== null ? `, continuing after ${JSON.stringify(this.journal.upTo)}` : '');
+  }
+
+  isDone(key) { return this.journal.done.has(key); }
+
+  track(key, sourceKey) { return this.wm.add(key, sourceKey); }
+
+  finished(token, outcome, item, targetKey) {
+    if (outcome && PROBLEMS.has(outcome.status)) {
+      this.journal.failed({ key: item.Key, targetKey, status: outcome.status, reason: outcome.reason });
+    }
+    const id = this.uploadsByKey.get(targetKey);
+    if (id) { this.journal.closed(id); this.uploadsByKey.delete(targetKey); }
+    this.wm.finish(token);
+    if (++this.sinceFlush >= BATCH) { this.sinceFlush = 0; this.journal.flush(); }
+  }
+
+  upload(bucket, key, id) {
+    this.uploadsByKey.set(key, id);
+    this.journal.upload(bucket, key, id);
+  }
+
+  doom(key, size) { this.journal.doom(key, size); }
+
+  note(n) { this.journal.note(n); }
+
+  hasNote(n) { return this.journal.notes.has(n); }
+
+  // Multipart uploads an earlier run started and never finished: abort them.
+  async cleanupUploads(store, stats) {
+    for (const [id, u] of this.journal.uploads) {
+      try {
+        stats.count('DELETE');
+        await store.client.send(new AbortMultipartUploadCommand({ Bucket: u.bucket, Key: u.key, UploadId: id }));
+      } catch (err) {
+        if (!(err && (err.name === 'NoSuchUpload' || err.Code === 'NoSuchUpload'))) throw err;
+      }
+      this.journal.closed(id);
+    }
+    this.journal.uploads.clear();
+  }
+
+  _mark() {
+    const newly = this.wm.takeNewly();
+    const key = `${this.wm.upTo}\u0000${newly.length}`;
+    if (!newly.length && this.lastMark === key) return;
+    this.lastMark = key;
+    this.journal.mark(this.wm.upTo, this.wm.upToSource, newly, this.copier ? this.copier.totals() : null);
+  }
+
+  complete() { this.journal.remove(); }
+
+  // Kept for a resume, unless this run started afresh and never got to any object.
+  keep() {
+    if (!this.journal.resumed && this.wm.seq === 0) this.journal.remove();
+    else this.journal.close();
+  }
+}
+
+module.exports = { RunJournal, BATCH };
