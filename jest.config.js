@@ -20,6 +20,7 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
+      setupFiles: ['<rootDir>/test/helpers/unit-setup.js'],
       testMatch: ['<rootDir>/test/unit/**/*.test.js'],
     },
     {

@@ -4,7 +4,7 @@
 // talking to the simulated S3 of bench/fake-s3.js (own process, fixed
 // per-request latency), one run after another on the same data.
 //
-//   npm run bench                   1M-key listing bucket, 100k-object copy, 1M unicode keys
+//   npm run bench                   1M-key listing bucket, 100k-object copy (+ 1M unicode keys if --budget allows)
 //   npm run bench -- --quick        100k keys, 10k objects, no unicode bucket
 //   options: --list-latency MS (100)  --other-latency MS (30)
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
@@ -257,6 +257,7 @@ async function main() {
   const mode = { ...MODES[modeName] };
   if (opts.unicode != null) Object.assign(mode, { unicode: opts.unicode, uniList: Math.min(50e3, Math.ceil(opts.unicode / 20)) });
   const started = new Date();
+  const host = machine(); // now: others may commit or edit src/ while the benchmark runs
   const ctx = { opts, mode, rows: [], timeoutSec: opts.timeoutSec || mode.timeoutSec };
 
   console.log(`# s3blitz benchmark (${modeName}), fake S3 latency LIST ${opts.listLatency} ms, other ${opts.otherLatency} ms`);
@@ -311,7 +312,7 @@ async function main() {
     if (r.tool === 's3blitz') r.ratio = r.rate ? 1 : null;
     else r.ratio = r.rate && ref?.rate ? ref.rate / r.rate : null;
   }
-  report(ctx, started, modeName);
+  report(ctx, started, modeName, host);
 }
 
 // ---------------------------------------------------------------------------
@@ -333,8 +334,7 @@ function machine() {
   };
 }
 
-function report(ctx, started, modeName) {
-  const m = machine();
+function report(ctx, started, modeName, m) {
   const date = started.toISOString().replace(/\.\d+Z$/, 'Z');
   const { opts, peers } = ctx;
   const machineLine = `${m.cpuCount} × ${m.cpuModel}, ${m.totalMemGiB} GiB RAM, ${m.platform}, Node ${m.node}; ` +
@@ -342,7 +342,7 @@ function report(ctx, started, modeName) {
   const head = ['tool', 'op', 'settings', 'data', 'keys/objects', 'wall s', 'rate/s', 's3blitz ×', 'client CPU s', 'CPU ms', 'peak RSS MB', 'fake CPU share', 'max in flight', 'requests (fake)', 'list eff.'];
   const lines = [
     `### s3blitz benchmark, ${modeName} mode, ${date}`, '',
-    `Machine: ${machineLine}.`,
+    `Machine: ${machineLine} (at start).`,
     `Fake S3 (bench/fake-s3.js, own process) with ${opts.listLatency} ms per LIST and ${opts.otherLatency} ms per other request. ` +
     `Peers: ${Object.entries(peers.versions).map(([k, v]) => `${k} ${v.replace(/^(aws-cli\/|rclone )/, '').split(' ')[0]}`).join(', ') || 'none'}.`, '',
     `| ${head.join(' | ')} |`, `|${head.map((h, i) => (i >= 4 && i !== 13 ? '---:' : '---')).join('|')}|`,
@@ -367,8 +367,8 @@ function report(ctx, started, modeName) {
     's3blitz ×: s3blitz\'s rate on the same operation and data set ÷ this row\'s rate. ' +
     'CPU and peak RSS: the client process tree (user+sys), measured the same way for every tool; CPU ms per 1000 keys or per object. ' +
     'fake CPU share: fake CPU ÷ (fake + client CPU). list eff.: unique keys ÷ (LIST requests × 1000), from the fake\'s count (and s3blitz\'s own stats).');
-  const smalls = ctx.mode.small.join(', ');
-  lines.push('', `Peers list and copy sequentially, so they run a folder slice of the same bucket and are compared by rate; ${smalls} copy a smaller slice (they copy ≤10 objects at once). ` +
+  const smalls = ctx.mode.small.map((x) => x.replace(':', ' ')).join(' and ');
+  lines.push('', `Peers list and copy sequentially, so they run a folder slice of the same bucket and are compared by rate; ${smalls} (≤10 copies at once) copy a smaller folder to keep the run short. ` +
     `Tuned settings: aws ${settingsOf('aws', 'tuned')}; s5cmd ${settingsOf('s5cmd', 'tuned')}; rclone ls ${settingsOf('rclone', 'tuned', 'ls')}, copy ${settingsOf('rclone', 'tuned', 'copy')} (see bench/peers.js TUNING for the sources).`);
   if (foot.length) lines.push('', ...foot.map((f, i) => `[${i + 1}] ${f}`));
   const md = lines.join('\n') + '\n';

@@ -55,6 +55,7 @@ class Journal {
     this.failures = [];
     this.totals = null;
     this.uploads = new Map(); // uploadId -> {bucket, key}
+    this.pendingCreates = new Map(); // key -> bucket: a CreateMultipartUpload was sent, maybe unanswered
     this.doomed = [];
     this.notes = new Set();
     this.resumed = false;
@@ -88,6 +89,8 @@ class Journal {
         for (const k of r.done || []) this.done.add(k);
         if (r.totals) this.totals = r.totals;
       } else if (r.t === 'failed') this.failures.push(r.f);
+      else if (r.t === 'creating') this.pendingCreates.set(r.key, r.bucket);
+      else if (r.t === 'settled') this.pendingCreates.delete(r.key);
       else if (r.t === 'upload') this.uploads.set(r.id, { bucket: r.bucket, key: r.key });
       else if (r.t === 'closed') this.uploads.delete(r.id);
       else if (r.t === 'doomed') this.doomed.push({ key: r.key, size: r.size });
@@ -123,6 +126,15 @@ class Journal {
   }
 
   closed(id) { this._write({ t: 'closed', id }); }
+
+  // Written through before CreateMultipartUpload: if the answer is lost to a kill, the
+  // resumed run still knows which key may have an upload open.
+  creating(bucket, key) {
+    this._write({ t: 'creating', bucket, key });
+    this.flush();
+  }
+
+  settled(key) { this._write({ t: 'settled', key }); }
 
   flush() {
     if (this.fd === null) return;

@@ -1,7 +1,7 @@
 'use strict';
 // Ties a run's journal to its copier: a watermark over the keys in listing order, failures,
 // open multipart uploads, and (sync) the delete set. Marks go out with every flush.
-const { AbortMultipartUploadCommand } = require('@aws-sdk/client-s3');
+const { AbortMultipartUploadCommand, ListMultipartUploadsCommand } = require('@aws-sdk/client-s3');
 const { Journal } = require('./journal');
 const { Watermark } = require('./watermark');
 
@@ -22,6 +22,7 @@ class RunJournal {
     this.wm = new Watermark();
     this.copier = null;
     this.uploadsByKey = new Map();
+    this.creatingKeys = new Set();
     this.lastMark = null;
     this.sinceFlush = 0;
     journal.beforeFlush = () => this._mark();
@@ -54,8 +55,14 @@ class RunJournal {
     }
     const id = this.uploadsByKey.get(targetKey);
     if (id) { this.journal.closed(id); this.uploadsByKey.delete(targetKey); }
+    if (this.creatingKeys.delete(targetKey)) this.journal.settled(targetKey);
     this.wm.finish(token);
     if (++this.sinceFlush >= BATCH) { this.sinceFlush = 0; this.journal.flush(); }
+  }
+
+  creating(bucket, key) {
+    this.creatingKeys.add(key);
+    this.journal.creating(bucket, key);
   }
 
   upload(bucket, key, id) {
@@ -81,6 +88,20 @@ class RunJournal {
       this.journal.closed(id);
     }
     this.journal.uploads.clear();
+    // Uploads created just before a kill, whose UploadId never reached us: find them by key.
+    for (const [key, bucket] of this.journal.pendingCreates) {
+      stats.count('LIST');
+      const out = await store.client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
+      for (const u of out.Uploads || []) {
+        if (u.Key !== key) continue;
+        stats.count('DELETE');
+        await store.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: u.UploadId })).catch((err) => {
+          if (!(err && (err.name === 'NoSuchUpload' || err.Code === 'NoSuchUpload'))) throw err;
+        });
+      }
+      this.journal.settled(key);
+    }
+    this.journal.pendingCreates.clear();
   }
 
   _mark() {

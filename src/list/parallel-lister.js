@@ -18,15 +18,15 @@ const PAGE = 1000;
 const MAX_TRUST = 64;
 
 class Segment {
-  constructor(start, end, parent = null) {
+  constructor(start, end, parent = null, { initialTrust = 2, firstGallop = 16 } = {}) {
     this.start = start; // exclusive
     this.end = end; // inclusive; null = up to the end of the listing
     this.cursor = start; // last key handed out from this segment
     this.busy = false;
     this.done = false;
     this.fresh = true; // no page of its own yet
-    this.trust = parent ? parent.trust : 1;
-    this.gallop = parent ? parent.gallop * 2 : 16;
+    this.trust = parent ? parent.trust : initialTrust;
+    this.gallop = parent ? parent.gallop * 2 : firstGallop;
     this.cooldown = 0;
     this.parent = parent;
     this.buf = [];
@@ -45,6 +45,25 @@ function isIncreasing(items) {
 // key there has; a made-up split point must not have one either.
 function acceptableStartAfter(key) {
   return !/(^|[/\\])\s*\.{1,2}\s*([/\\]|$)/.test(key) && !key.includes('//');
+}
+
+// For a key a/b/c/name: the keys just past folders a/b and a (their last character
+// incremented), deepest first.
+function folderSuccessors(key, prefix) {
+  const out = [];
+  // Not the key's own folder: a leaf folder is often about a page, so its successor would
+  // mostly duplicate what the current range reads next.
+  const leaf = key.lastIndexOf('/');
+  for (let i = key.lastIndexOf('/', leaf - 1); i > prefix.length; i = key.lastIndexOf('/', i - 1)) {
+    const folder = key.slice(0, i);
+    const cp = folder.codePointAt(folder.length - 1);
+    if (cp >= 0xdc00 && cp <= 0xdfff) continue; // keep it simple: skip astral endings
+    let next = cp + 1;
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+    if (next > 0xffff) continue;
+    out.push(folder.slice(0, -1) + String.fromCharCode(next));
+  }
+  return out;
 }
 
 function dropLastCodePoint(s) {
@@ -74,7 +93,12 @@ class ParallelLister {
     this.space = new KeySpace(); // interpolates inside known ranges
     this.wide = new UniformKeySpace(); // extrapolates past the last known key
     this.wide.learn(this.range.prefix);
-    this.segs = [new Segment(this.range.after, this.range.stop)];
+    this.gallopProbes = options.gallopProbes || 4;
+    this.boundedModel = options.boundedModel || 'learned';
+    this.blendRatio = options.blendRatio || 8;
+    this.folderProbes = options.folderProbes !== false;
+    this.firstGallop = options.firstGallop || 16;
+    this.segs = [new Segment(this.range.after, this.range.stop, null, { initialTrust: options.initialTrust || 2, firstGallop: this.firstGallop })];
     this.head = 0; // ordered output: first segment not yet fully emitted
     this.buffered = 0; // keys held back for order
     this.inflight = 0;
@@ -302,15 +326,41 @@ class ParallelLister {
     if (free <= 0 || n < 2) return;
     const idx = this.segs.indexOf(seg);
     if (seg.end === null) {
-      const m = this._gallopPoint(first, last, n, seg.gallop);
-      if (m) this._split(idx, [m]);
+      // Several probes at doubling distances per round: the tail's extent is found in a
+      // few round trips, and only probes past the end of the listing are wasted.
+      const points = [];
+      let lo = last;
+      for (let g = 0, d = seg.gallop; g < Math.min(this.gallopProbes, free); g++, d *= 2) {
+        const m = this._gallopPoint(first, last, n, d);
+        if (!m || compareKeys(m, lo) <= 0) break;
+        points.push(m);
+        lo = m;
+      }
+      // Hierarchical keys: the next folder at each level is a point where keys surely
+      // continue (logs/2024/01/02, logs/2024/02, ...), whatever the numbers say.
+      if (this.folderProbes) {
+        for (const m of folderSuccessors(last, this.range.prefix)) if (!points.includes(m)) points.push(m);
+        points.sort(compareKeys);
+        points.splice(Math.max(1, Math.min(free, this.gallopProbes + 4)));
+      }
+      if (points.length) this._split(idx, points, seg.gallop * 2 ** (points.length + 1));
       return;
     }
-    const sp = this.space;
     const ctx = commonPrefix(first, seg.end);
-    const f1 = sp.frac(first, ctx), fl = sp.frac(last, ctx), fe = sp.frac(seg.end, ctx);
-    const perKey = (fl - f1) / (n - 1);
-    const pagesLeft = perKey > 0 ? (fe - fl) / perKey / PAGE : Infinity;
+    const estimate = (model) => {
+      const f1 = model.frac(first, ctx), fl = model.frac(last, ctx), fe = model.frac(seg.end, ctx);
+      const perKey = (fl - f1) / (n - 1);
+      return { model, fl, fe, pages: perKey > 0 ? (fe - fl) / perKey / PAGE : Infinity };
+    };
+    // The learned model knows the structure of what was read; the uniform one does not
+    // mistake unread ranges for empty ones. Trust the uniform one only where keys so far
+    // look evenly spread (its estimate is not far above the learned one).
+    let est = estimate(this.space);
+    if (this.boundedModel !== 'learned') {
+      const wide = estimate(this.wide);
+      if (this.boundedModel === 'uniform' || (wide.pages > est.pages && wide.pages < est.pages * this.blendRatio)) est = wide;
+    }
+    const { model: sp, fl, fe, pages: pagesLeft } = est;
     const pieces = Math.min(free, Math.floor(pagesLeft / this.minPages) - 1, seg.trust);
     if (!(pieces >= 1)) return;
     const points = [];
@@ -337,7 +387,7 @@ class ParallelLister {
     }
   }
 
-  _split(idx, points) {
+  _split(idx, points, tailGallop) {
     points = points.filter(acceptableStartAfter);
     if (!points.length) return;
     const seg = this.segs[idx];
@@ -346,8 +396,9 @@ class ParallelLister {
       const t = new Segment(points[p], p + 1 < points.length ? points[p + 1] : seg.end, seg);
       added.push(t);
     }
+    if (tailGallop && added[added.length - 1].end === null) added[added.length - 1].gallop = tailGallop;
     seg.end = points[0];
-    seg.gallop = 16;
+    seg.gallop = this.firstGallop;
     this.segs.splice(idx + 1, 0, ...added);
     this.active += added.length;
     this.stats.splits += added.length;

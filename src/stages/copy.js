@@ -46,7 +46,7 @@ function openCopy(options, journal) {
     };
     const copier = new Copier({
       src: listing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onUpload, onConcurrency: options.onConcurrency,
+      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onUpload, onCreating: journal ? (key) => journal.creating(dst.bucket, key) : undefined, onConcurrency: options.onConcurrency,
     });
     if (journal) journal.attach(copier);
     return { stats, signal, w, listing, dst, dstLoc, mapper, copier, close() { listing.close(); dst.destroy(); } };

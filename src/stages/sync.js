@@ -47,7 +47,7 @@ async function sync(options = {}) {
   };
   const copier = new Copier({
     src: cmp.srcListing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onUpload, onConcurrency: options.onConcurrency,
+    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onUpload, onCreating: journal ? (key) => journal.creating(dst.bucket, key) : undefined, onConcurrency: options.onConcurrency,
   });
   if (journal) journal.attach(copier);
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));

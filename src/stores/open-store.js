@@ -24,6 +24,7 @@ function openStore(options, role = 'source') {
       forcePathStyle: conn.forcePathStyle,
       requestPayer: conn.requestPayer,
       credentials: conn.credentials,
+      fastPaths: options.fastPaths,
       maxSockets: options.maxSockets,
       stats: options.stats,
     })

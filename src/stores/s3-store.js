@@ -5,6 +5,7 @@ const { ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand } = require(
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
 const { FatalError } = require('../errors');
+const { FastList, FallBack } = require('./fast-list');
 
 // S3's url encoding is form encoding: '+' stands for a space.
 function decodeKey(k) {
@@ -44,6 +45,11 @@ class S3Store {
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
+    const endpointUrl = o.endpointUrl || endpointFromEnv();
+    this.fast = o.fastPaths === false || process.env.S3BLITZ_FAST_PATHS === '0' || o.client ? null : new FastList({
+      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
+      maxSockets: o.maxSockets, client: () => this.client,
+    });
   }
 
   // Sees every attempt, inside the SDK's retries, to count throttling and tell listeners.
@@ -98,7 +104,30 @@ class S3Store {
     }
   }
 
-  async listPage({ prefix, startAfter, continuationToken, maxKeys, signal }) {
+  // The lean path first; the SDK whenever it cannot answer with a page (errors, throttling,
+  // redirects, network trouble), so the SDK's retries and messages apply.
+  async listPage(args) {
+    if (this.fast) {
+      try {
+        return await this.fast.listPage(args);
+      } catch (err) {
+        this.fellBack(err);
+      }
+    }
+    return this._sdkListPage(args);
+  }
+
+  // A lean request that could not answer: counted, throttling reported, then the SDK retries.
+  fellBack(err) {
+    if (!(err instanceof FallBack)) throw err;
+    if (this.stats) this.stats.retries++;
+    if (err.status === 503 || err.status === 429) {
+      if (this.stats) this.stats.throttles++;
+      for (const fn of this.throttleListeners) fn(err);
+    }
+  }
+
+  async _sdkListPage({ prefix, startAfter, continuationToken, maxKeys, signal }) {
     let out;
     try {
       out = await this.client.send(new ListObjectsV2Command({
@@ -122,6 +151,7 @@ class S3Store {
 
   destroy() {
     this.client.destroy();
+    if (this.fast) this.fast.destroy();
   }
 }
 

@@ -119,7 +119,7 @@ class Copier {
   async copyOne(item, targetKey) {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
-      largeThreshold: this.co.largeThreshold, signal: this.signal, stats: this.stats, onUpload: this.onUpload,
+      largeThreshold: this.co.largeThreshold, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
     };
     for (let attempt = 0; ; attempt++) {
       try {

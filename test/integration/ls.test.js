@@ -38,11 +38,13 @@ test('seeded set is large and adversarial', () => {
   expect(truth.some((k) => /[\u{10000}-\u{10FFFF}]/u.test(k))).toBe(true);
 });
 
-test('the library lists exactly the sequential listing, in order', async () => {
+// Both request paths: the lean signed requests with their own parser, and the SDK's.
+test.each([['lean', true], ['SDK', false]])('the library lists exactly the sequential listing, in order (%s path)', async (name, fastPaths) => {
   for (const listConcurrency of [1, 7, 100]) {
-    const { keys, stats } = await libKeys({ listConcurrency });
+    const { keys, stats } = await libKeys({ listConcurrency, fastPaths });
     expect(keys).toEqual(truth);
     expect(stats.keysUnique).toBe(truth.length);
+    if (fastPaths) expect(stats.retries).toBe(0); // no page needed the SDK
   }
 });
 
@@ -71,8 +73,8 @@ test('--prefix, --start-after, --stop-at and their combinations', async () => {
   }
 });
 
-test('CLI ls --json round-trips every key exactly', async () => {
-  const { code, stdout, stderr } = await runCli(['ls', `s3://${bucket}`, '--json']);
+test.each([['lean', '1'], ['SDK', '0']])('CLI ls --json round-trips every key exactly (%s path)', async (name, fast) => {
+  const { code, stdout, stderr } = await runCli(['ls', `s3://${bucket}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast } });
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const rows = stdout.trim().split('\n').map((l) => JSON.parse(l));

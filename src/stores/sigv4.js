@@ -1,0 +1,62 @@
+'use strict';
+// A lean AWS Signature Version 4 signer for the hot S3 requests, with the signing key
+// cached per secret, day and region. Credentials come from the SDK client's own
+// provider chain; this only signs.
+const crypto = require('crypto');
+
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+// RFC 3986 encoding as SigV4 wants it: everything but unreserved characters.
+function uriEncode(s, keepSlash = false) {
+  let out = encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  if (keepSlash) out = out.replace(/%2F/g, '/');
+  return out;
+}
+
+function hmac(key, data) { return crypto.createHmac('sha256', key).update(data, 'utf8').digest(); }
+
+class Signer {
+  constructor(service = 's3') {
+    this.service = service;
+    this.keyCache = new Map();
+  }
+
+  _signingKey(secret, date, region) {
+    const id = `${date}/${region}/${secret}`;
+    let k = this.keyCache.get(id);
+    if (!k) {
+      k = hmac(hmac(hmac(hmac('AWS4' + secret, date), region), this.service), 'aws4_request');
+      if (this.keyCache.size > 8) this.keyCache.clear();
+      this.keyCache.set(id, k);
+    }
+    return k;
+  }
+
+  /**
+   * Signs a request without a body. query: [[name, value], ...] (unencoded).
+   * Returns {path (with encoded query), headers}.
+   */
+  sign({ method = 'GET', host, path, query = [], headers = {}, credentials, region, now = new Date() }) {
+    const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const date = amzDate.slice(0, 8);
+    const h = { ...headers, host, 'x-amz-content-sha256': EMPTY_SHA256, 'x-amz-date': amzDate };
+    if (credentials.sessionToken) h['x-amz-security-token'] = credentials.sessionToken;
+    const names = Object.keys(h).map((n) => n.toLowerCase()).sort();
+    const lower = {};
+    for (const [k, v] of Object.entries(h)) lower[k.toLowerCase()] = String(v).trim();
+    const canonicalQuery = query.map(([k, v]) => [uriEncode(k), uriEncode(v)])
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1))
+      .map(([k, v]) => `${k}=${v}`).join('&');
+    const canonicalPath = uriEncode(path, true);
+    const signedHeaders = names.join(';');
+    const canonical = `${method}\n${canonicalPath}\n${canonicalQuery}\n${names.map((n) => `${n}:${lower[n]}\n`).join('')}\n${signedHeaders}\n${EMPTY_SHA256}`;
+    const scope = `${date}/${region}/${this.service}/aws4_request`;
+    const toSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${crypto.createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
+    const signature = crypto.createHmac('sha256', this._signingKey(credentials.secretAccessKey, date, region)).update(toSign, 'utf8').digest('hex');
+    lower.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+    delete lower.host;
+    return { path: canonicalPath + (canonicalQuery ? `?${canonicalQuery}` : ''), headers: lower };
+  }
+}
+
+module.exports = { Signer, uriEncode, EMPTY_SHA256 };
