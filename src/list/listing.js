@@ -28,7 +28,10 @@ class Listing {
     this.maxListRequests = positiveInt(options.maxListRequests, '--max-list-requests');
     this.filter = userFunction(options.filter, '--filter');
     this.match = keyMatcher(options.pattern);
-    const { store, location } = openStore({ ...options, stats: this.stats, maxSockets: this.listConcurrency }, 'source');
+    // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
+    const { store, location } = options.store
+      ? { store: options.store, location: { type: options.store.type || 's3', prefix: options.prefix || '', text: options.source || 'custom store' } }
+      : openStore({ ...options, stats: this.stats, maxSockets: this.listConcurrency }, 'source');
     this.store = store;
     this.location = location;
     this.range = normalizeRange({ prefix: location.type === 's3' ? location.prefix : location.keyPrefix || '', startAfter: options.startAfter, stopAt: options.stopAt });

@@ -83,7 +83,7 @@ class ParallelLister {
     this.concurrency = options.listConcurrency || 100;
     this.maxRequests = options.maxListRequests || Infinity;
     this.ordered = options.ordered !== false;
-    this.window = options.reorderWindow || 200 * PAGE;
+    this.window = options.reorderWindow || 100 * PAGE;
     this.maxQueued = options.maxQueuedPages || 32;
     this.minPages = options.minPagesPerRange || 8;
     this.signal = options.signal;
@@ -94,6 +94,7 @@ class ParallelLister {
     this.wide = new UniformKeySpace(); // extrapolates past the last known key
     this.wide.learn(this.range.prefix);
     this.gallopProbes = options.gallopProbes || 4;
+    this.splitAllowance = options.splitAllowance === undefined ? 16 : options.splitAllowance;
     this.boundedModel = options.boundedModel || 'learned';
     this.blendRatio = options.blendRatio || 8;
     this.folderProbes = options.folderProbes !== false;
@@ -322,7 +323,10 @@ class ParallelLister {
       if (--seg.cooldown <= 0) seg.trust = 1;
       return;
     }
-    const free = this.concurrency - this.active;
+    // Every split costs about half a page where ranges meet: keep splits in proportion to
+    // the pages read so far (a few free ones to get going).
+    const budget = this.splitAllowance + this.stats.pages / this.minPages - this.stats.splits;
+    const free = Math.min(this.concurrency - this.active, Math.floor(budget));
     if (free <= 0 || n < 2) return;
     const idx = this.segs.indexOf(seg);
     if (seg.end === null) {

@@ -27,7 +27,8 @@ function ls(options) {
 function summarize(options = {}) {
   const depth = positiveInt(options.depth, '--depth') || 1;
   const top = positiveInt(options.top, '--top') || 20;
-  return withListing(options, async (listing) => {
+  // Order does not matter to a summary: pages are taken as they arrive, nothing held back.
+  return withListing({ unordered: true, ...options }, async (listing) => {
     const summary = new Summary({ summarizeFolders: Boolean(options.summarizeFolders), depth, top });
     for await (const page of listing.pages()) summary.addPage(page);
     return { summary: summary.toJSON(), source: listing.location.text };
@@ -65,7 +66,8 @@ function map(options = {}) {
   const reduce = userFunction(options.reduce, '--reduce');
   const fin = userFunction(options.finally, '--finally');
   if (!mapFn) throw new UsageError('map needs --map "js:(item) => value"');
-  return withListing(options, async (listing) => {
+  // Values are folded in no guaranteed order, so pages are taken as they arrive.
+  return withListing({ unordered: true, ...options }, async (listing) => {
     let acc, has = false, count = 0;
     const values = reduce || options.onValue ? null : [];
     for await (const page of listing.pages()) {
