@@ -38,7 +38,8 @@ function parseListObjectsV2(xml) {
       Key: decodeUrlKey(key),
       Size: size === null ? 0 : Number(size),
       LastModified: lm === null ? undefined : new Date(lm),
-      ETag: etag === null ? undefined : decodeEntities(etag),
+      ETag: etag === null ? undefined : etag.startsWith('&quot;') && etag.endsWith('&quot;') && etag.indexOf('&', 6) === etag.length - 6
+        ? `"${etag.slice(6, -6)}"` : decodeEntities(etag),
       StorageClass: sc || 'STANDARD',
     });
     pos = xml.indexOf('<Contents>', end);
