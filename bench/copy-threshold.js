@@ -3,6 +3,7 @@
 // growing object sizes on a local MinIO, to choose --large-copy-threshold.
 // Usage: node bench/copy-threshold.js   (builds/starts MinIO like the tests do)
 process.env.AWS_EC2_METADATA_DISABLED = 'true';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const crypto = require('crypto');
 const { CreateBucketCommand, PutObjectCommand } = require('@aws-sdk/client-s3');
 const { startMinio } = require('../test/helpers/minio');

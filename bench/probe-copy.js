@@ -2,6 +2,7 @@
 // Quick probe: server-side copy of a seeded fake bucket; prints objects/s and client CPU.
 // Usage: node bench/probe-copy.js [objects] [latencyMs]
 process.env.AWS_EC2_METADATA_DISABLED = 'true';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { spawnFakeS3 } = require('./fake-s3');
 const s3blitz = require('../src');
 

@@ -2,6 +2,7 @@
 // Quick probe: list a seeded fake bucket with the library and print rate and client CPU.
 // Usage: node bench/probe-list.js [keys] [generator] [latencyMs]
 process.env.AWS_EC2_METADATA_DISABLED = 'true';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { spawnFakeS3 } = require('./fake-s3');
 const s3blitz = require('../src');
 

@@ -45,6 +45,8 @@ test.each([['lean', true], ['SDK', false]])('the library lists exactly the seque
     expect(keys).toEqual(truth);
     expect(stats.keysUnique).toBe(truth.length);
     if (fastPaths) expect(stats.retries).toBe(0); // no page needed the SDK
+    // eslint-disable-next-line no-console
+    if (fastPaths) console.log(`[s3blitz efficiency] ${truth.length} keys on MinIO, concurrency ${listConcurrency}: ${stats.listRequests} list requests, efficiency ${stats.efficiency}`);
   }
 });
 
