@@ -43,7 +43,20 @@ if (!fs.existsSync(jestBin)) { // fresh clone
 }
 
 const extra = process.argv.slice(2);
-const results = ['unit', 'integration'].map((project) =>
-  [project, run(process.execPath, [jestBin, '--selectProjects', project, ...extra])]);
+const os = require('os');
+const totals = { passed: 0, failed: 0 };
+const results = ['unit', 'integration'].map((project) => {
+  // jest's JSON report gives the counts for the closing line.
+  const report = path.join(os.tmpdir(), `s3blitz-jest-${process.pid}-${project}.json`);
+  const code = run(process.execPath, [jestBin, '--selectProjects', project, '--json', `--outputFile=${report}`, ...extra]);
+  try {
+    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+    fs.rmSync(report, { force: true });
+  } catch { totals.failed++; }
+  return [project, code];
+});
 process.stderr.write(`\n${results.map(([p, c]) => `${p}: ${c === 0 ? 'passed' : `FAILED (exit ${c})`}`).join(', ')}\n`);
-process.exit(results.find(([, c]) => c !== 0)?.[1] ?? 0);
+process.stdout.write(`tests: ${totals.passed} passed, ${totals.failed} failed\n`);
+process.exit(results.find(([, c]) => c !== 0)?.[1] ?? (totals.failed ? 1 : 0));
