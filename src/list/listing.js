@@ -36,7 +36,8 @@ class Listing {
     this.location = location;
     this.range = normalizeRange({ prefix: location.type === 's3' ? location.prefix : location.keyPrefix || '', startAfter: options.startAfter, stopAt: options.stopAt });
     this.complete = false;
-    this.progress = options.progress || new Progress(options);
+    // Library callers get onProgress events, never a line drawn on their terminal.
+    this.progress = options.progress || new Progress({ onProgress: options.onProgress, showLine: false });
     this.log = options.log || (() => {});
   }
 
@@ -46,7 +47,6 @@ class Listing {
     let source;
     if (this.store.type === 's3') {
       this.lister = new ParallelLister(this.store, {
-        ...this.range.empty ? {} : {},
         prefix: this.range.prefix,
         startAfter: this.range.after,
         stopAt: this.range.stop,
