@@ -34,3 +34,20 @@ test('a missing bucket is one clear fatal error', async () => {
   const store = new S3Store({ bucket: 'nope', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
   await expect(store.open()).rejects.toMatchObject({ exitCode: 3, message: 'bucket "nope" does not exist' });
 });
+
+test('a bucket in another region is followed to its region once', async () => {
+  s3.on(HeadBucketCommand).resolves({ BucketRegion: 'eu-west-1' });
+  const store = new S3Store({ bucket: 'far-away', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  await store.open();
+  await store.open();
+  expect(await store.client.config.region()).toBe('eu-west-1');
+  expect(s3.commandCalls(HeadBucketCommand)).toHaveLength(1);
+});
+
+test('a PermanentRedirect names the region to use', async () => {
+  const err = Object.assign(new Error('Moved'), { name: 'PermanentRedirect', $metadata: { httpStatusCode: 301 }, $response: { headers: { 'x-amz-bucket-region': 'ap-south-1' } } });
+  s3.on(HeadBucketCommand).rejects(err);
+  const store = new S3Store({ bucket: 'far-away', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  await store.open();
+  expect(await store.client.config.region()).toBe('ap-south-1');
+});
