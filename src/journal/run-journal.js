@@ -1,7 +1,8 @@
 'use strict';
 // Ties a run's journal to its copier: a watermark over the keys in listing order, failures,
 // open multipart uploads, and (sync) the delete set. Marks go out with every flush.
-const { AbortMultipartUploadCommand, ListMultipartUploadsCommand } = require('@aws-sdk/client-s3');
+const { ListMultipartUploadsCommand } = require('@aws-sdk/client-s3');
+const { abortUpload } = require('../transfer/abort-upload');
 const { Journal } = require('./journal');
 const { Watermark } = require('./watermark');
 
@@ -72,19 +73,30 @@ class RunJournal {
 
   doom(key, size) { this.journal.doom(key, size); }
 
+  // The copier's multipart hooks for a run, journaled when there is a journal; the caller's
+  // onUpload(uploadId, key) is called either way.
+  static copierHooks(journal, bucket, options) {
+    return {
+      onUpload: (key, id) => {
+        if (journal) journal.upload(bucket, key, id);
+        if (options.onUpload) options.onUpload(id, key);
+      },
+      onCreating: journal ? (key) => journal.creating(bucket, key) : undefined,
+    };
+  }
+
   note(n) { this.journal.note(n); }
 
   hasNote(n) { return this.journal.notes.has(n); }
 
   // Multipart uploads an earlier run started and never finished: abort them.
   async cleanupUploads(store, stats) {
+    const abort = async (bucket, key, uploadId) => {
+      const err = await abortUpload(store.client, { bucket, key, uploadId }, stats);
+      if (err) throw err;
+    };
     for (const [id, u] of this.journal.uploads) {
-      try {
-        stats.count('DELETE');
-        await store.client.send(new AbortMultipartUploadCommand({ Bucket: u.bucket, Key: u.key, UploadId: id }));
-      } catch (err) {
-        if (!(err && (err.name === 'NoSuchUpload' || err.Code === 'NoSuchUpload'))) throw err;
-      }
+      await abort(u.bucket, u.key, id);
       this.journal.closed(id);
     }
     this.journal.uploads.clear();
@@ -93,11 +105,7 @@ class RunJournal {
       stats.count('LIST');
       const out = await store.client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
       for (const u of out.Uploads || []) {
-        if (u.Key !== key) continue;
-        stats.count('DELETE');
-        await store.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: u.UploadId })).catch((err) => {
-          if (!(err && (err.name === 'NoSuchUpload' || err.Code === 'NoSuchUpload'))) throw err;
-        });
+        if (u.Key === key) await abort(bucket, key, u.UploadId);
       }
       this.journal.settled(key);
     }

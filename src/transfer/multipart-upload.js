@@ -6,12 +6,12 @@
 // left behind to be billed.
 const crypto = require('crypto');
 const {
-  CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand,
+  CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand,
 } = require('@aws-sdk/client-s3');
 const { choosePartSize, partRanges } = require('./part-layout');
 const { runParts } = require('./parallel-parts');
+const { abortUpload } = require('./abort-upload');
 
-const ABORT_TIMEOUT_MS = 30000;
 const md5 = (buf) => crypto.createHash('md5').update(buf).digest('base64');
 
 /**
@@ -49,12 +49,9 @@ async function multipartUpload(job, size, params, readPart, beforeComplete) {
     }), { abortSignal: signal });
     return size;
   } catch (err) {
-    // Best effort, and deliberately not under the job's signal: a cancelled run must still
-    // clean up (bounded by its own timeout). Its failure is not the object's failure; the
-    // journal (onUpload) knows the upload id to retry it.
-    stats.count('DELETE');
-    await client.send(new AbortMultipartUploadCommand({ Bucket: dst.bucket, Key: key, UploadId, RequestPayer }),
-      { abortSignal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }).catch(() => {});
+    // Best effort: its failure is not the object's failure; the journal (onUpload) knows
+    // the upload id to retry it.
+    await abortUpload(client, { bucket: dst.bucket, key, uploadId: UploadId, requestPayer: RequestPayer }, stats);
     throw err;
   }
 }

@@ -5,12 +5,13 @@
 const pLimit = require('p-limit');
 const {
   CopyObjectCommand, HeadObjectCommand, GetObjectTaggingCommand, CreateMultipartUploadCommand,
-  UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand,
+  UploadPartCopyCommand, CompleteMultipartUploadCommand,
 } = require('@aws-sdk/client-s3');
 const { copySource } = require('./copy-source');
 const { mergedHeaders, commonWriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
 const { ObjectError } = require('./outcome');
+const { abortUpload } = require('./abort-upload');
 
 function send(store, stats, type, command, signal) {
   stats.count(type);
@@ -132,23 +133,10 @@ async function copyMultipart(job) {
     if (!done.ETag) throw new ObjectError('failed', 'CompleteMultipartUpload answered without an ETag');
     return { status: 'copied', bytes: item.Size, etag: done.ETag, parts: parts.length };
   } catch (err) {
-    await abortUpload(dst, key, uploadId, stats);
+    // Best effort: the copy's own error is what the report needs.
+    await abortUpload(dst.client, { bucket: dst.bucket, key, uploadId, requestPayer: dst.requestPayer }, stats);
     throw err;
   }
-}
-
-// Best effort, and without the run's signal: an interrupted copy must still be cleaned up.
-async function abortUpload(store, key, uploadId, stats) {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      stats.count('DELETE');
-      await store.client.send(new AbortMultipartUploadCommand({ Bucket: store.bucket, Key: key, UploadId: uploadId, RequestPayer: store.requestPayer }));
-      return true;
-    } catch (err) {
-      if (err && (err.name === 'NoSuchUpload' || err.Code === 'NoSuchUpload')) return true;
-    }
-  }
-  return false;
 }
 
 // Small objects in one CopyObject; large ones (and every multipart source, so its part
@@ -159,4 +147,4 @@ function serverCopy(job) {
   return multipart ? copyMultipart(job) : copySmall(job);
 }
 
-module.exports = { serverCopy, copySmall, copyMultipart, abortUpload, sourceLayout };
+module.exports = { serverCopy, copySmall, copyMultipart, sourceLayout };
