@@ -18,6 +18,7 @@ const { UsageError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { localPath } = require('../transfer/local-paths');
 const { resolveLocation } = require('../location');
+const { targetConnection } = require('../stores/open-store');
 
 const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
 const DIFFERENT = new Set(['only-source', 'only-target', 'size-differs', 'content-differs', 'older']);
@@ -78,9 +79,7 @@ class Comparison {
     this.signal = runSignal(options.signal);
     this.srcListing = new Listing({ ...options, stats: this.stats, signal: this.signal });
     try {
-      const tgt = { ...options, source: options.target, bucket: options.toBucket, prefix: undefined,
-        endpointUrl: options.toEndpointUrl || options.endpointUrl, region: options.toRegion || options.region,
-        profile: options.toProfile || options.profile, credentials: options.toCredentials || (options.toProfile ? undefined : options.credentials),
+      const tgt = { ...targetConnection(options), source: options.target, bucket: options.toBucket, prefix: undefined,
         stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined };
       const dstLoc = resolveLocation({ location: options.target, bucket: options.toBucket }, 'target');
       this.mapper = createKeyMapper({

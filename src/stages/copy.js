@@ -40,13 +40,10 @@ function openCopy(options, journal) {
       targetPrefix: dstLoc.type === 's3' ? dstLoc.prefix : dstLoc.keyPrefix || '',
       toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
     });
-    const onUpload = (key, id) => {
-      if (journal) journal.upload(dst.bucket, key, id);
-      if (options.onUpload) options.onUpload(id, key);
-    };
     const copier = new Copier({
       src: listing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onUpload, onCreating: journal ? (key) => journal.creating(dst.bucket, key) : undefined, onConcurrency: options.onConcurrency,
+      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency,
+      ...RunJournal.copierHooks(journal, dst.bucket, options),
     });
     if (journal) journal.attach(copier);
     return { stats, signal, w, listing, dst, dstLoc, mapper, copier, close() { listing.close(); dst.destroy(); } };

@@ -41,13 +41,10 @@ async function sync(options = {}) {
     throw err;
   }
   const dst = cmp.dstListing.store;
-  const onUpload = (key, id) => {
-    if (journal) journal.upload(dst.bucket, key, id);
-    if (options.onUpload) options.onUpload(id, key);
-  };
   const copier = new Copier({
     src: cmp.srcListing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onUpload, onCreating: journal ? (key) => journal.creating(dst.bucket, key) : undefined, onConcurrency: options.onConcurrency,
+    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onConcurrency: options.onConcurrency,
+    ...RunJournal.copierHooks(journal, dst.bucket, options),
   });
   if (journal) journal.attach(copier);
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));

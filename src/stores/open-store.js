@@ -3,18 +3,24 @@ const { resolveLocation } = require('../location');
 const { S3Store } = require('./s3-store');
 const { LocalStore } = require('./local-store');
 
-// role 'source' reads source/bucket/prefix; 'target' reads target/toBucket/toPrefix.
-function openStore(options, role = 'source') {
-  const location = resolveLocation(role === 'source'
-    ? { location: options.source, bucket: options.bucket, prefix: options.prefix }
-    : { location: options.target, bucket: options.toBucket, prefix: undefined }, role);
-  const conn = role === 'source' ? options : {
+// How the target is reached: the --to-* options, else the source's. A --to-profile
+// brings its own credentials, so the source's are not carried over.
+function targetConnection(options) {
+  return {
     ...options,
     endpointUrl: options.toEndpointUrl || options.endpointUrl,
     region: options.toRegion || options.region,
     profile: options.toProfile || options.profile,
     credentials: options.toCredentials || (options.toProfile ? undefined : options.credentials),
   };
+}
+
+// role 'source' reads source/bucket/prefix; 'target' reads target/toBucket/toPrefix.
+function openStore(options, role = 'source') {
+  const location = resolveLocation(role === 'source'
+    ? { location: options.source, bucket: options.bucket, prefix: options.prefix }
+    : { location: options.target, bucket: options.toBucket, prefix: undefined }, role);
+  const conn = role === 'source' ? options : targetConnection(options);
   const store = location.type === 's3'
     ? new S3Store({
       bucket: location.bucket,
@@ -32,4 +38,4 @@ function openStore(options, role = 'source') {
   return { store, location };
 }
 
-module.exports = { openStore };
+module.exports = { openStore, targetConnection };
