@@ -6,12 +6,12 @@ const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
 const { FatalError } = require('../errors');
 const { FastList, FallBack } = require('./fast-list');
+const { decodeUrlKey } = require('./list-parser');
 
-// S3's url encoding is form encoding: '+' stands for a space.
 function decodeKey(k) {
   if (k === undefined) return k;
   try {
-    return decodeURIComponent(k.indexOf('+') >= 0 ? k.replace(/\+/g, ' ') : k);
+    return decodeUrlKey(k);
   } catch {
     throw new FatalError(`the store returned a key that is not url-encoded as requested: ${JSON.stringify(k.slice(0, 100))}`);
   }
@@ -40,12 +40,12 @@ class S3Store {
     this.bucket = o.bucket;
     this.options = o;
     this.requestPayer = o.requestPayer;
-    this.endpoint = o.endpointUrl || endpointFromEnv() || 'AWS S3';
+    const endpointUrl = o.endpointUrl || endpointFromEnv();
+    this.endpoint = endpointUrl || 'AWS S3';
     this.stats = o.stats;
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
-    const endpointUrl = o.endpointUrl || endpointFromEnv();
     this.fast = o.fastPaths === false || process.env.S3BLITZ_FAST_PATHS === '0' || o.client ? null : new FastList({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
       maxSockets: o.maxSockets, client: () => this.client,
@@ -58,10 +58,7 @@ class S3Store {
       try {
         return await next(args);
       } catch (err) {
-        if (isThrottle(err)) {
-          if (this.stats) this.stats.throttles++;
-          for (const fn of this.throttleListeners) fn(err);
-        }
+        if (isThrottle(err)) this._throttled(err);
         throw err;
       }
     }, { step: 'deserialize', name: 's3blitzThrottleWatch', priority: 'high' });
@@ -69,6 +66,11 @@ class S3Store {
   }
 
   onThrottle(fn) { this.throttleListeners.add(fn); }
+
+  _throttled(err) {
+    if (this.stats) this.stats.throttles++;
+    for (const fn of this.throttleListeners) fn(err);
+  }
 
   // Checks the bucket once, and follows it to its own region if it lives elsewhere.
   open() {
@@ -79,8 +81,7 @@ class S3Store {
   async _open() {
     try {
       const out = await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
-      const region = out.BucketRegion || (out.$metadata && undefined);
-      if (region) await this._useRegion(region);
+      if (out.BucketRegion) await this._useRegion(out.BucketRegion);
     } catch (err) {
       const status = httpStatus(err);
       const hinted = err.$response && err.$response.headers && err.$response.headers['x-amz-bucket-region'];
@@ -121,10 +122,7 @@ class S3Store {
   fellBack(err) {
     if (!(err instanceof FallBack)) throw err;
     if (this.stats) this.stats.retries++;
-    if (err.status === 503 || err.status === 429) {
-      if (this.stats) this.stats.throttles++;
-      for (const fn of this.throttleListeners) fn(err);
-    }
+    if (err.status === 503 || err.status === 429) this._throttled(err);
   }
 
   async _sdkListPage({ prefix, startAfter, continuationToken, maxKeys, signal }) {
