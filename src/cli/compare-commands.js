@@ -4,7 +4,7 @@ const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions } = require('./options');
 const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions } = require('./copy-command');
 const { runAction, writeOut, apiExample } = require('./run');
-const { escapeKey, humanBytes, statsText, table } = require('./format');
+const { escapeKey, humanBytes, statsText, table, tallyLine } = require('./format');
 const { fmtInt, Progress } = require('../progress');
 const { CLASSES, parseShow } = require('../stages/compare');
 
@@ -113,7 +113,7 @@ Examples:
       for (const u of r.unmappable) process.stderr.write(`s3blitz: failed ${JSON.stringify(u.key)}: ${u.reason}\n`);
       if (opts.json) await writeOut(JSON.stringify(r, null, 2) + '\n');
       else if (!opts.quiet || !r.ok) {
-        const line = (label, t) => `${label.padEnd(11)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}\n`;
+        const line = (label, t) => `${tallyLine(label, t)}\n`;
         let s = r.dryrun ? line('would copy', r.planned) : line('copied', r.copied);
         s += r.dryrun ? line('would delete', r.deleted) : line('deleted', r.deleted);
         for (const k of ['failed', 'changed', 'skipped', 'vanished']) if (r[k].objects) s += line(k, r[k]);

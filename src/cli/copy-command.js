@@ -3,7 +3,7 @@
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
 const { runAction, writeOut, apiExample } = require('./run');
-const { escapeKey, humanBytes, statsText } = require('./format');
+const { escapeKey, humanBytes, statsText, tallyLine } = require('./format');
 const { fmtInt, Progress } = require('../progress');
 
 function targetOptions(cmd) {
@@ -64,7 +64,7 @@ function copyLibraryOptions(source, target, opts) {
 }
 
 function reportText(r) {
-  const line = (label, t) => `${label.padEnd(9)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}`;
+  const line = (label, t) => tallyLine(label, t, 9);
   const out = [];
   if (r.dryrun) out.push(line('would copy', r.planned));
   else out.push(line('copied', r.copied));

@@ -85,10 +85,15 @@ function summaryText({ summary: s, source, stats, complete }) {
   return out.filter((x) => x !== undefined).join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
 
+// "copied      12,345 objects   1.50 GiB": a line of the cp and sync reports.
+function tallyLine(label, t, width = 11) {
+  return `${label.padEnd(width)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}`;
+}
+
 function statsText(stats) {
   return `list requests ${fmtInt(stats.listRequests)}, pages ${fmtInt(stats.pages)}, keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, ` +
     `overlap ${fmtInt(stats.overlap)}, efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(3)}, splits ${stats.splits}` +
     `${stats.retries ? `, retries ${stats.retries}` : ''}${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
 }
 
-module.exports = { escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table };
+module.exports = { escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine };
