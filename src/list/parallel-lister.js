@@ -95,8 +95,6 @@ class ParallelLister {
     this.wide.learn(this.range.prefix);
     this.gallopProbes = options.gallopProbes || 4;
     this.splitAllowance = options.splitAllowance === undefined ? 16 : options.splitAllowance;
-    this.boundedModel = options.boundedModel || 'learned';
-    this.blendRatio = options.blendRatio || 8;
     this.folderProbes = options.folderProbes !== false;
     this.firstGallop = options.firstGallop || 16;
     this.segs = [new Segment(this.range.after, this.range.stop, null, { initialTrust: options.initialTrust || 2, firstGallop: this.firstGallop })];
@@ -350,21 +348,11 @@ class ParallelLister {
       if (points.length) this._split(idx, points, seg.gallop * 2 ** (points.length + 1));
       return;
     }
+    const sp = this.space;
     const ctx = commonPrefix(first, seg.end);
-    const estimate = (model) => {
-      const f1 = model.frac(first, ctx), fl = model.frac(last, ctx), fe = model.frac(seg.end, ctx);
-      const perKey = (fl - f1) / (n - 1);
-      return { model, fl, fe, pages: perKey > 0 ? (fe - fl) / perKey / PAGE : Infinity };
-    };
-    // The learned model knows the structure of what was read; the uniform one does not
-    // mistake unread ranges for empty ones. Trust the uniform one only where keys so far
-    // look evenly spread (its estimate is not far above the learned one).
-    let est = estimate(this.space);
-    if (this.boundedModel !== 'learned') {
-      const wide = estimate(this.wide);
-      if (this.boundedModel === 'uniform' || (wide.pages > est.pages && wide.pages < est.pages * this.blendRatio)) est = wide;
-    }
-    const { model: sp, fl, fe, pages: pagesLeft } = est;
+    const f1 = sp.frac(first, ctx), fl = sp.frac(last, ctx), fe = sp.frac(seg.end, ctx);
+    const perKey = (fl - f1) / (n - 1);
+    const pagesLeft = perKey > 0 ? (fe - fl) / perKey / PAGE : Infinity;
     const pieces = Math.min(free, Math.floor(pagesLeft / this.minPages) - 1, seg.trust);
     if (!(pieces >= 1)) return;
     const points = [];
