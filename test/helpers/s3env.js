@@ -176,7 +176,13 @@ function runCli(args, { env = {}, input, timeout = 120e3, cwd = REPO_ROOT } = {}
   });
 }
 
+// Connection options for library calls (s3blitz.copy({...}, ...libOptions())).
+function libOptions() {
+  const c = connection();
+  return { endpointUrl: c.endpoint, region: 'us-east-1', credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey } };
+}
+
 module.exports = {
-  REPO_ROOT, connection, testEnv, s3client, uniqueBucket, createBucket, putObjects,
+  REPO_ROOT, connection, libOptions, testEnv, s3client, uniqueBucket, createBucket, putObjects,
   sequentialList, decodeS3Key, runCli,
 };

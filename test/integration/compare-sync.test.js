@@ -3,12 +3,9 @@
 // mapping are classified exactly; sync converges; a second sync only lists.
 const { PutObjectCommand } = require('@aws-sdk/client-s3');
 const s3blitz = require('../../src');
-const { createBucket, putObjects, sequentialList, runCli, connection, s3client } = require('../helpers/s3env');
+const { createBucket, putObjects, sequentialList, runCli, s3client, libOptions } = require('../helpers/s3env');
 
-const conn = () => {
-  const c = connection();
-  return { endpointUrl: c.endpoint, region: 'us-east-1', credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey } };
-};
+const conn = libOptions;
 const names = ['alpha', 'café', '中文', 'Ελληνικά', 'русский', 'עברית', '😀 emoji', 'a+b%c', '\uE000private'];
 
 // Source keys under src/, target keys under dst/ (a prefix mapping), with known differences.

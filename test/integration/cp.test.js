@@ -5,13 +5,10 @@ const crypto = require('crypto');
 const { PutObjectCommand, HeadObjectCommand, GetObjectCommand, GetObjectTaggingCommand, ListMultipartUploadsCommand,
   CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand } = require('@aws-sdk/client-s3');
 const s3blitz = require('../../src');
-const { createBucket, putObjects, sequentialList, runCli, connection, s3client } = require('../helpers/s3env');
+const { createBucket, putObjects, sequentialList, runCli, connection, s3client, libOptions } = require('../helpers/s3env');
 const { prng } = require('../helpers/keysets');
 
-const conn = () => {
-  const c = connection();
-  return { endpointUrl: c.endpoint, region: 'us-east-1', credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey } };
-};
+const conn = libOptions;
 const MiB = 1024 * 1024;
 const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
 

@@ -2,13 +2,10 @@
 // ls against a real MinIO: exactly the keys of MinIO's own sequential listing, for
 // adversarial unicode keys and every range option, through the library and the CLI.
 const s3blitz = require('../../src');
-const { createBucket, putObjects, sequentialList, runCli, connection } = require('../helpers/s3env');
+const { createBucket, putObjects, sequentialList, runCli, libOptions } = require('../helpers/s3env');
 const { adversarialKeys, minioSafe, prng } = require('../helpers/keysets');
 
-const conn = () => {
-  const c = connection();
-  return { endpointUrl: c.endpoint, region: 'us-east-1', credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey } };
-};
+const conn = libOptions;
 let bucket, truth;
 
 beforeAll(async () => {

@@ -10,15 +10,12 @@ const { spawn } = require('child_process');
 const { ListMultipartUploadsCommand } = require('@aws-sdk/client-s3');
 const s3blitz = require('../../src');
 const { BATCH } = require('../../src/journal/run-journal');
-const { createBucket, putObjects, sequentialList, runCli, connection, testEnv, s3client, REPO_ROOT } = require('../helpers/s3env');
+const { createBucket, putObjects, sequentialList, runCli, connection, testEnv, s3client, REPO_ROOT, libOptions } = require('../helpers/s3env');
 const { startFaultProxy } = require('../helpers/fault-proxy');
 
 const MiB = 1024 * 1024;
 const CONCURRENCY = 16;
-const conn = () => {
-  const c = connection();
-  return { endpointUrl: c.endpoint, region: 'us-east-1', credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey } };
-};
+const conn = libOptions;
 
 let src, keys, proxy, stateDir;
 beforeAll(async () => {
