@@ -8,6 +8,7 @@ const PRICE_PER_1000 = { LIST: 0.005, PUT: 0.005, COPY: 0.005, POST: 0.005, GET:
 class RequestStats {
   constructor() {
     this.listRequests = 0;
+    this.folderListings = 0; // list requests with a delimiter, part of listRequests
     this.pages = 0;
     this.keysReturned = 0;
     this.keysUnique = 0;
@@ -39,6 +40,7 @@ class RequestStats {
   toJSON() {
     return {
       listRequests: this.listRequests,
+      folderListings: this.folderListings,
       pages: this.pages,
       keysReturned: this.keysReturned,
       keysUnique: this.keysUnique,

@@ -33,7 +33,9 @@ class Position {
   build(space) {
     if (this.table && this.version === space.version) return this.table;
     this.version = space.version;
-    const merged = new Map(this.counts);
+    const CAP = Number(process.env.CAP || Infinity);
+    const merged = new Map();
+    for (const [cp, n] of this.counts) merged.set(cp, Math.min(n, CAP));
     for (const cp of space.alphabet) merged.set(cp, (merged.get(cp) || 0) + PSEUDO_COUNT);
     const rows = [...merged.entries()].sort((a, b) => a[0] - b[0]);
     let total = 0;

@@ -1,7 +1,7 @@
 'use strict';
 // One listing of a source: opens the store, lists the range (in parallel for S3, by a
 // sorted walk for folders), applies --filter and --pattern, counts, reports progress.
-const { ParallelLister } = require('./parallel-lister');
+const { FolderWalk } = require('./folder-walk');
 const { normalizeRange } = require('./range');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
@@ -46,7 +46,7 @@ class Listing {
     const { signal } = this;
     let source;
     if (this.store.type === 's3') {
-      this.lister = new ParallelLister(this.store, {
+      this.lister = new FolderWalk(this.store, {
         prefix: this.range.prefix,
         startAfter: this.range.after,
         stopAt: this.range.stop,
@@ -54,6 +54,7 @@ class Listing {
         maxListRequests: this.maxListRequests,
         ordered: this.options.unordered !== true,
         sequential: this.options.sequential === true,
+        folders: this.options.folders,
         signal,
         stats: this.stats,
         log: this.log,

@@ -75,7 +75,8 @@ class ParallelLister {
   /**
    * @param store object with listPage({prefix, startAfter, continuationToken, signal})
    * @param options {prefix, startAfter, stopAt, listConcurrency, maxListRequests,
-   *   ordered, reorderWindow, minPagesPerRange, signal, stats, log}
+   *   ordered, reorderWindow, minPagesPerRange, signal, stats, log, gate}
+   *   gate: request slots shared with other listers ({limit, inflight, demand, released()})
    */
   constructor(store, options = {}) {
     this.store = store;
@@ -97,11 +98,15 @@ class ParallelLister {
     this.splitAllowance = options.splitAllowance === undefined ? 16 : options.splitAllowance;
     this.folderProbes = options.folderProbes !== false;
     this.firstGallop = options.firstGallop || 16;
+    this.gallopAfter = options.gallopAfterPages || 0; // tail pages read before the first gallop
+    this.ownPages = 0;
     this.segs = [new Segment(this.range.after, this.range.stop, null, { initialTrust: options.initialTrust || 2, firstGallop: this.firstGallop })];
     this.head = 0; // ordered output: first segment not yet fully emitted
     this.buffered = 0; // keys held back for order
     this.inflight = 0;
     this.active = 1; // segments not done
+    this.gate = options.gate || null;
+    if (this.gate) this.gate.demand++;
     this.out = [];
     this.error = null;
     this.stopped = false; // request budget spent or aborted
@@ -112,6 +117,7 @@ class ParallelLister {
   }
 
   async *pages() {
+    if (this.range.empty || this.sequential) this._leaveGate();
     if (this.range.empty) { this.complete = true; return; }
     if (this.sequential) { yield* this._sequential(); return; }
     const onAbort = () => this._fail(this.signal.reason || new Error('aborted'));
@@ -144,7 +150,13 @@ class ParallelLister {
     } finally {
       if (this.signal) this.signal.removeEventListener('abort', onAbort);
       this.stopped = true;
+      this._leaveGate();
     }
+  }
+
+  // Segments left unfinished (an error, a stop) no longer ask the shared gate for slots.
+  _leaveGate() {
+    if (this.gate && !this.leftGate) { this.leftGate = true; this.gate.demand -= this.active; }
   }
 
   async *items() {
@@ -162,7 +174,9 @@ class ParallelLister {
   }
 
   _pump() {
-    while (!this.stopped && !this.error && this.inflight < this.concurrency && this.out.length < this.maxQueued) {
+    const gate = this.gate;
+    while (!this.stopped && !this.error && this.inflight < this.concurrency && this.out.length < this.maxQueued &&
+      (!gate || gate.inflight < gate.limit)) {
       if (this.stats.listRequests >= this.maxRequests) {
         this.stopped = true;
         this.log(`stopped after ${this.stats.listRequests} list requests (--max-list-requests): the listing is incomplete`);
@@ -201,6 +215,7 @@ class ParallelLister {
   _launch(seg) {
     seg.busy = true;
     this.inflight++;
+    if (this.gate) this.gate.inflight++;
     this.stats.listRequests++;
     const after = seg.cursor;
     this.store.listPage({ prefix: this.range.prefix, startAfter: after || undefined, signal: this.signal })
@@ -212,7 +227,11 @@ class ParallelLister {
         this._fail(err);
       })
       .catch((err) => this._fail(err))
-      .finally(() => { this.inflight--; this._pump(); });
+      .finally(() => {
+        this.inflight--;
+        this._pump();
+        if (this.gate) { this.gate.inflight--; this.gate.released(); }
+      });
   }
 
   _indexFor(key) {
@@ -290,6 +309,7 @@ class ParallelLister {
     if (s.done) return;
     s.done = true;
     this.active--;
+    if (this.gate && !this.leftGate) this.gate.demand--;
   }
 
   // A split's first page tells whether the guess behind it was good: a first key close
@@ -324,10 +344,12 @@ class ParallelLister {
     // Every split costs about half a page where ranges meet: keep splits in proportion to
     // the pages read so far (a few free ones to get going).
     const budget = this.splitAllowance + this.stats.pages / this.minPages - this.stats.splits;
-    const free = Math.min(this.concurrency - this.active, Math.floor(budget));
+    const gate = this.gate;
+    const free = Math.min(this.concurrency - this.active, Math.floor(budget), gate ? gate.limit - gate.demand : Infinity);
     if (free <= 0 || n < 2) return;
     const idx = this.segs.indexOf(seg);
     if (seg.end === null) {
+      if (++this.ownPages <= this.gallopAfter) return;
       // Several probes at doubling distances per round: the tail's extent is found in a
       // few round trips, and only probes past the end of the listing are wasted.
       const points = [];
@@ -348,7 +370,7 @@ class ParallelLister {
       if (points.length) this._split(idx, points, seg.gallop * 2 ** (points.length + 1));
       return;
     }
-    const sp = this.space;
+    const sp = (process.env.WIDE ? this.wide : this.space);
     const ctx = commonPrefix(first, seg.end);
     const f1 = sp.frac(first, ctx), fl = sp.frac(last, ctx), fe = sp.frac(seg.end, ctx);
     const perKey = (fl - f1) / (n - 1);
@@ -393,6 +415,7 @@ class ParallelLister {
     seg.gallop = this.firstGallop;
     this.segs.splice(idx + 1, 0, ...added);
     this.active += added.length;
+    if (this.gate && !this.leftGate) this.gate.demand += added.length;
     this.stats.splits += added.length;
   }
 

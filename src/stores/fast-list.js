@@ -43,9 +43,10 @@ class FastList {
     return { url: u, host: `${bucket}.${host}`, path: obj || '/' };
   }
 
-  async listPage({ prefix, startAfter, continuationToken, maxKeys, signal }) {
+  async listPage({ prefix, startAfter, continuationToken, maxKeys, delimiter, signal }) {
     const query = [['list-type', '2'], ['encoding-type', 'url']];
     if (prefix) query.push(['prefix', prefix]);
+    if (delimiter) query.push(['delimiter', delimiter]);
     if (continuationToken) query.push(['continuation-token', continuationToken]);
     else if (startAfter) query.push(['start-after', startAfter]);
     if (maxKeys) query.push(['max-keys', String(maxKeys)]);

@@ -49,7 +49,19 @@ function parseListObjectsV2(xml) {
   const truncated = /<IsTruncated>\s*true\s*<\/IsTruncated>/.test(head) || /<IsTruncated>\s*true\s*<\/IsTruncated>/.test(tail);
   const token = between(head, '<NextContinuationToken>', '</NextContinuationToken>', 0, head.length) ??
     between(tail, '<NextContinuationToken>', '</NextContinuationToken>', 0, tail.length);
-  return { items, truncated, nextToken: token === null ? undefined : decodeEntities(token) };
+  // With a delimiter, folders follow the entries: <CommonPrefixes><Prefix>..</Prefix>.
+  let prefixes;
+  const cp = xml.indexOf('<CommonPrefixes>', headEnd < 0 ? 0 : xml.lastIndexOf('</Contents>'));
+  if (cp >= 0) {
+    prefixes = [];
+    for (let at = cp; at >= 0; at = xml.indexOf('<CommonPrefixes>', at + 16)) {
+      const end = xml.indexOf('</CommonPrefixes>', at);
+      const p = end < 0 ? null : between(xml, '<Prefix>', '</Prefix>', at, end);
+      if (p === null) throw new Error('a ListObjectsV2 folder entry has no Prefix');
+      prefixes.push(decodeUrlKey(p));
+    }
+  }
+  return { items, prefixes, truncated, nextToken: token === null ? undefined : decodeEntities(token) };
 }
 
 module.exports = { parseListObjectsV2, decodeUrlKey, decodeEntities };

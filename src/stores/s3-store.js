@@ -37,6 +37,7 @@ class S3Store {
   /** @param o {bucket, region, endpointUrl, profile, forcePathStyle, requestPayer, maxSockets, stats, client} */
   constructor(o) {
     this.type = 's3';
+    this.delimiters = true; // listPage takes a delimiter and returns folders as prefixes
     this.bucket = o.bucket;
     this.options = o;
     this.requestPayer = o.requestPayer;
@@ -125,7 +126,7 @@ class S3Store {
     if (err.status === 503 || err.status === 429) this._throttled(err);
   }
 
-  async _sdkListPage({ prefix, startAfter, continuationToken, maxKeys, signal }) {
+  async _sdkListPage({ prefix, startAfter, continuationToken, maxKeys, delimiter, signal }) {
     let out;
     try {
       out = await this.client.send(new ListObjectsV2Command({
@@ -134,6 +135,7 @@ class S3Store {
         StartAfter: continuationToken ? undefined : startAfter || undefined,
         ContinuationToken: continuationToken,
         MaxKeys: maxKeys,
+        Delimiter: delimiter || undefined,
         EncodingType: 'url',
         RequestPayer: this.requestPayer,
       }), { abortSignal: signal });
@@ -144,7 +146,8 @@ class S3Store {
     const contents = out.Contents || [];
     const items = new Array(contents.length);
     for (let i = 0; i < contents.length; i++) items[i] = toItem(contents[i]);
-    return { items, truncated: Boolean(out.IsTruncated), nextToken: out.NextContinuationToken };
+    const prefixes = out.CommonPrefixes ? out.CommonPrefixes.map((c) => decodeKey(c.Prefix)) : undefined;
+    return { items, prefixes, truncated: Boolean(out.IsTruncated), nextToken: out.NextContinuationToken };
   }
 
   destroy() {

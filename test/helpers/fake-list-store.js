@@ -27,6 +27,7 @@ class FakeListStore {
     this.ignoreStartAfter = ignoreStartAfter;
     this.maxKeys = maxKeys;
     this.requests = 0;
+    this.delimiters = true;
   }
 
   // Index of the first key > startAfter (by bytes).
@@ -42,7 +43,7 @@ class FakeListStore {
     return this._after(prefix) - (this.keys.includes(prefix) ? 1 : 0);
   }
 
-  async listPage({ prefix = '', startAfter, continuationToken }) {
+  async listPage({ prefix = '', startAfter, continuationToken, delimiter }) {
     this.requests++;
     if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
     else if (this.jitter) await new Promise((r) => (this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
@@ -51,15 +52,23 @@ class FakeListStore {
     let want = this.maxKeys;
     if (this.shortPageRate && this.rng() < this.shortPageRate) want = Math.floor(this.rng() * this.maxKeys);
     const items = [];
-    while (i < this.keys.length && items.length < want) {
+    const prefixes = delimiter ? [] : undefined;
+    while (i < this.keys.length && items.length + (prefixes ? prefixes.length : 0) < want) {
       const k = this.keys[i];
       if (prefix && !k.startsWith(prefix)) break;
+      const d = delimiter ? k.indexOf(delimiter, prefix.length) : -1;
+      if (d >= 0) { // roll the folder up into one entry, as S3 does
+        const folder = k.slice(0, d + delimiter.length);
+        prefixes.push(folder);
+        while (i < this.keys.length && this.keys[i].startsWith(folder)) i++;
+        continue;
+      }
       items.push({ Key: k, Size: k.length, LastModified: new Date(0), ETag: '"x"', StorageClass: 'STANDARD' });
       i++;
     }
     const truncated = i < this.keys.length && (!prefix || this.keys[i].startsWith(prefix));
     if (this.unordered) items.reverse();
-    return { items, truncated, nextToken: truncated ? String(i) : undefined };
+    return { items, prefixes, truncated, nextToken: truncated ? String(i) : undefined };
   }
 
   // The reference: what a sequential walk returns for a range.

@@ -110,3 +110,32 @@ test('--max-list-requests stops early, says so, exits 0', async () => {
   expect(s.objects).toBeLessThan(truth.length);
   expect(stderr).toMatch(/--max-list-requests/);
 });
+
+describe('a tree of big folders is walked folder by folder', () => {
+  let tree, treeKeys;
+  beforeAll(async () => {
+    tree = await createBucket();
+    const keys = ['t/', 't/a/', 't/a/1/', 't/b0', 't/é/x', 't/😀/a/', 't/a!/'];
+    // t/{a,é,😀}/{1,2}/ leaves of 1100 keys: most of the first page lies in one folder.
+    for (const top of ['a', 'é', '😀']) for (const mid of ['1', '2']) {
+      for (let i = 0; i < 1100; i++) keys.push(`t/${top}/${mid}/k${String(i).padStart(4, '0')}${i % 97 ? '' : '/deeper'}`);
+    }
+    await putObjects(tree, keys, { concurrency: 48 });
+    treeKeys = (await sequentialList(tree)).map((o) => o.Key);
+  }, 300000);
+
+  test.each([['lean', true], ['SDK', false]])('exactly the sequential listing, ordered and not, with ranges (%s path)', async (name, fastPaths) => {
+    for (const options of [{}, { unordered: true }, { startAfter: 't/a/2/k0100' }, { stopAt: 't/é/2/k0300', unordered: true }]) {
+      const { items, complete, stats } = await s3blitz.ls({ source: `s3://${tree}/t/`, ...conn(), fastPaths, ...options });
+      if (fastPaths) expect(stats.retries).toBe(0); // the lean parser read every folder listing
+      expect(complete).toBe(true);
+      const want = treeKeys.filter((k) => (!options.startAfter || Buffer.compare(utf8(k), utf8(options.startAfter)) > 0) &&
+        (!options.stopAt || Buffer.compare(utf8(k), utf8(options.stopAt)) <= 0));
+      const got = items.map((i) => i.Key);
+      if (options.unordered) got.sort((a, b) => Buffer.compare(utf8(a), utf8(b)));
+      expect(got).toEqual(want);
+      expect(stats.folderListings).toBeGreaterThan(0); // MinIO answered folder listings
+      if (!options.stopAt) expect(stats.overlap).toBe(0); // a page past --stop-at is the only waste
+    }
+  });
+});

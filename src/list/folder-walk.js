@@ -1,0 +1,378 @@
+'use strict';
+// Listing a tree of folders. When most of the first page lies inside one folder, keys
+// are probably grouped in big folders (logs/2024/01/02/host-3/...). Then a few
+// delimiter listings name the folders ahead, and each folder is read with Prefix set to
+// it: S3 ends such a listing exactly at the folder's last key, so no request reads into
+// keys another range already read, and a hundred folders fill a hundred request slots
+// at once instead of being found by guesses. Any other listing goes to the
+// ParallelLister unchanged; big folders are bisected by their own ParallelLister.
+//
+// The parts of the key range, in key order: keys already known (the direct entries of a
+// delimiter listing), folders, delimiter listings still to read (their entries go in
+// before them as pages arrive), and listers reading one folder. Every key belongs to
+// exactly one part: a delimiter listing rolls each folder up into one entry.
+
+const { ParallelLister, PAGE } = require('./parallel-lister');
+const { compareKeys } = require('../keys/order');
+const { normalizeRange } = require('./range');
+const { RequestStats } = require('../stats');
+const { FatalError } = require('../errors');
+
+const DELIMITER = '/';
+
+// Request slots shared by every lister of the walk; `demand` counts ranges that want one.
+class Gate {
+  constructor(limit, onRelease) {
+    this.limit = limit;
+    this.inflight = 0;
+    this.demand = 0;
+    this.released = onRelease;
+  }
+}
+
+function slashes(s, from) {
+  let n = 0;
+  for (let i = s.indexOf(DELIMITER, from); i >= 0; i = s.indexOf(DELIMITER, i + 1)) n++;
+  return n;
+}
+
+class FolderWalk {
+  /** Options as for ParallelLister, plus folders: false to never walk folders. */
+  constructor(store, options = {}) {
+    this.store = store;
+    this.options = options;
+    this.range = normalizeRange(options);
+    this.concurrency = options.listConcurrency || 100;
+    this.ordered = options.ordered !== false;
+    this.window = options.reorderWindow || 100 * PAGE;
+    this.maxQueued = options.maxQueuedPages || 32;
+    this.maxRequests = options.maxListRequests || Infinity;
+    this.signal = options.signal;
+    this.stats = options.stats || new RequestStats();
+    this.log = options.log || (() => {});
+    this.gate = new Gate(this.concurrency, () => this._drive());
+    this.parts = [];
+    this.head = 0; // first part not yet fully emitted
+    this.out = [];
+    this.buffered = 0; // keys held in parts, not yet handed to the output
+    this.fanout = []; // entries per delimiter page, by folder depth
+    this.error = null;
+    this.stopped = false;
+    this.finished = false;
+    this.complete = false;
+    this.wake = null;
+    this.lister = null; // the ParallelLister, when the listing is not a tree of folders
+  }
+
+  get inflight() { return this.lister ? this.lister.inflight : this.gate.inflight; }
+
+  async *items() {
+    for await (const page of this.pages()) yield* page;
+  }
+
+  async *pages() {
+    const r = this.range;
+    const o = this.options;
+    if (r.empty || o.sequential || o.folders === false || this.store.delimiters !== true) {
+      yield* this._delegate({});
+      return;
+    }
+    if (this.maxRequests < 2) { yield* this._delegate({}); return; }
+    // The first page, plain: a small listing ends here, and its keys show the layout.
+    const first = await this._request({ prefix: r.prefix, startAfter: r.after || undefined });
+    const items = first.items;
+    if (!this._inOrder(items, r.after, r.prefix)) {
+      // Let the ParallelLister find out what is wrong and fall back to a sequential walk.
+      yield* this._delegate({});
+      return;
+    }
+    let n = items.length;
+    while (n > 0 && r.stop !== null && compareKeys(items[n - 1].Key, r.stop) > 0) n--;
+    this.stats.keysUnique += n;
+    this.stats.overlap += items.length - n;
+    if (n) yield n === items.length ? items : items.slice(0, n);
+    if (first.truncated && items.length === 0) { yield* this._delegate({}); return; } // let it judge
+    if (!first.truncated || n < items.length) { this.complete = true; return; }
+    const last = items[n - 1].Key;
+    // The deepest folder of the page's first or last key that holds half the page or more.
+    let leaf = null;
+    for (const at of [n - 1, 0]) {
+      const key = items[at].Key;
+      for (let cut = key.lastIndexOf(DELIMITER); cut >= r.prefix.length && !leaf; cut = cut ? key.lastIndexOf(DELIMITER, cut - 1) : -1) {
+        const f = key.slice(0, cut + 1);
+        let inside = 0;
+        if (at) while (inside < n && items[n - 1 - inside].Key.startsWith(f)) inside++;
+        else while (inside < n && items[inside].Key.startsWith(f)) inside++;
+        if (inside >= n / 2) leaf = f;
+      }
+    }
+    // Ordered output waits on its first unfinished part: a walk helps it only where
+    // folders split into one-folder parts (two levels or more), not into multi-page leaves.
+    if (!leaf || (this.ordered && slashes(leaf, r.prefix.length) < 2)) {
+      yield* this._delegate({ startAfter: last });
+      return;
+    }
+    yield* this._walk(last, slashes(leaf, r.prefix.length));
+  }
+
+  async *_delegate(range) {
+    const r = this.range;
+    this.lister = new ParallelLister(this.store, {
+      ...this.options, prefix: r.prefix, startAfter: r.after, stopAt: r.stop, ...range, stats: this.stats,
+    });
+    yield* this.lister.pages();
+    this.complete = this.lister.complete;
+  }
+
+  async *_walk(last, leafDepth) {
+    const r = this.range;
+    this.leafDepth = leafDepth;
+    // What follows `last`: the rest of its folder, then the rest of each enclosing folder,
+    // deepest first (a folder's later entries sort after everything inside the folder).
+    const cut = last.lastIndexOf(DELIMITER);
+    const own = cut >= r.prefix.length ? last.slice(0, cut + 1) : null;
+    if (own) this.parts.push(this._listerPart(own, last));
+    else this.parts.push({ kind: 'level', prefix: r.prefix, startAfter: last, token: undefined, busy: false, done: false });
+    for (let f = own || r.prefix; f.length > r.prefix.length;) {
+      const cut = f.lastIndexOf(DELIMITER, f.length - 2);
+      const parent = cut >= r.prefix.length ? f.slice(0, cut + 1) : r.prefix;
+      this.parts.push({ kind: 'level', prefix: parent, startAfter: last, token: undefined, busy: false, done: false });
+      f = parent;
+    }
+    const onAbort = () => this._fail(this.signal.reason || new Error('aborted'));
+    if (this.signal) this.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      this._drive();
+      for (;;) {
+        if (this.error) throw this.error;
+        if (this.out.length) {
+          const page = this.out.shift();
+          this._drive();
+          yield page;
+          continue;
+        }
+        if (this.finished) break;
+        await new Promise((resolve) => { this.wake = resolve; });
+        this.wake = null;
+      }
+    } finally {
+      if (this.signal) this.signal.removeEventListener('abort', onAbort);
+      this.stopped = true;
+      for (const p of this.parts) {
+        if (p.kind === 'lister') p.lister.stopped = true; // the consumer left: start nothing more
+        if (p.resume) p.resume();
+      }
+    }
+  }
+
+  _listerPart(prefix, after) {
+    const r = this.range;
+    return {
+      kind: 'lister',
+      prefix,
+      lister: new ParallelLister(this.store, {
+        ...this.options,
+        prefix,
+        startAfter: after,
+        stopAt: r.stop,
+        gate: this.gate,
+        stats: this.stats,
+        maxQueuedPages: 4,
+        gallopAfterPages: 16, // most folders are small: probing past their end wastes requests
+      }),
+      started: false,
+      buf: [],
+      held: 0,
+      done: false,
+      resume: null,
+    };
+  }
+
+  _fail(err) {
+    if (!this.error) this.error = err;
+    this.stopped = true;
+    if (this.wake) this.wake();
+  }
+
+  _request(args) {
+    this.stats.listRequests++;
+    if (args.delimiter) this.stats.folderListings++;
+    return this.store.listPage({ ...args, signal: this.signal }).then((page) => {
+      this.stats.pages++;
+      this.stats.keysReturned += page.items.length;
+      return page;
+    });
+  }
+
+  _inOrder(items, after, prefix) {
+    for (let k = 0; k < items.length; k++) {
+      const key = items[k].Key;
+      const prev = k ? items[k - 1].Key : after;
+      if ((k > 0 || prev) && compareKeys(key, prev) <= 0) return false;
+      if (prefix && !key.startsWith(prefix)) return false;
+    }
+    return true;
+  }
+
+  // Everything happens here, after every event: start the parts that can run, in key
+  // order, and move finished pages to the output.
+  _drive() {
+    if (this.error || this.finished) return;
+    const parts = this.parts;
+    const gate = this.gate;
+    let pending = parts.length - this.head;
+    let held = 0;
+    for (let i = this.head; i < parts.length; i++) {
+      const p = parts[i];
+      if (this.stopped) break;
+      if (p.kind === 'folder') {
+        if (gate.inflight >= gate.limit) break;
+        // Folders two or more levels above the leaves are always opened (one request each
+        // shows where their big subfolders are); leaf parents only while slots would idle.
+        const depth = slashes(p.prefix, this.range.prefix.length);
+        const fan = this.fanout[depth] || 2;
+        // Ordered output waits for the first unfinished part, so there every folder
+        // above the leaves is opened: one-page parts keep the head moving.
+        const open = depth < this.leafDepth - 1 || (depth < this.leafDepth && (this.ordered || pending + fan - 1 <= this.concurrency));
+        if (open) {
+          parts[i] = { kind: 'level', prefix: p.prefix, startAfter: undefined, token: undefined, busy: false, done: false };
+          pending += fan - 1;
+        } else parts[i] = this._listerPart(p.prefix, undefined);
+        i--; // start it below
+        continue;
+      }
+      if (p.kind === 'level' && !p.busy && !p.done) {
+        if (gate.inflight >= gate.limit) break;
+        if (this.stats.listRequests >= this.maxRequests) { this._budgetSpent(); break; }
+        this._readLevel(p);
+      } else if (p.kind === 'lister' && !p.done) {
+        if (!p.started) {
+          if (gate.inflight >= gate.limit) break;
+          p.started = true;
+          this._pull(p);
+        } else p.lister._pump();
+        held += p.held;
+      }
+      if (this.ordered && held > this.window) break;
+    }
+    this._emit();
+    if (this.head >= parts.length && gate.inflight === 0 && !this.finished) {
+      this.finished = true;
+      this.complete = !this.stopped && parts.every((p) => p.kind !== 'lister' || p.lister.complete);
+    }
+    if (this.stopped && gate.inflight === 0 && !this.finished) {
+      // Stopped early (--max-list-requests): hand out what arrived, then end incomplete.
+      for (let i = this.head; i < parts.length; i++) this._take(parts[i]);
+      this.finished = true;
+    }
+    if (this.wake) this.wake();
+  }
+
+  _budgetSpent() {
+    if (!this.stopped) this.log(`stopped after ${this.stats.listRequests} list requests (--max-list-requests): the listing is incomplete`);
+    this.stopped = true;
+  }
+
+  _take(p) {
+    if (p.kind === 'keys') { this.out.push(p.items); p.items = []; return; }
+    if (p.kind !== 'lister') return;
+    for (const page of p.buf) this.out.push(page);
+    this.buffered -= p.held;
+    p.buf = [];
+    p.held = 0;
+  }
+
+  _emit() {
+    const parts = this.parts;
+    if (!this.ordered) for (let i = this.head; i < parts.length; i++) if (parts[i].kind === 'lister' && parts[i].buf.length) this._take(parts[i]);
+    while (this.head < parts.length) {
+      const p = parts[this.head];
+      if (p.kind === 'keys') { this._take(p); this.head++; continue; }
+      if (p.kind !== 'lister') break;
+      if (p.buf.length) this._take(p);
+      if (!p.done) break;
+      this.head++;
+    }
+    if (this.head > 1024) { parts.splice(0, this.head); this.head = 0; }
+    for (let i = this.head; i < parts.length; i++) {
+      const p = parts[i];
+      if (p.resume && !this._mustWait(p)) { const go = p.resume; p.resume = null; go(); }
+    }
+  }
+
+  _mustWait(p) {
+    if (this.stopped || this.error) return false;
+    if (this.out.length >= this.maxQueued) return true;
+    return this.ordered && p !== this.parts[this.head] && this.buffered > this.window;
+  }
+
+  async _pull(p) {
+    try {
+      for await (const page of p.lister.pages()) {
+        p.buf.push(page);
+        p.held += page.length;
+        this.buffered += page.length;
+        this._drive();
+        while (this._mustWait(p)) await new Promise((resolve) => { p.resume = resolve; });
+      }
+      p.done = true;
+      if (!p.lister.complete) this.stopped = true; // its request budget ran out; it said so
+
+    } catch (err) {
+      this._fail(err);
+    }
+    this._drive();
+  }
+
+  _readLevel(p) {
+    p.busy = true;
+    this.gate.inflight++;
+    this._request({ prefix: p.prefix, delimiter: DELIMITER, startAfter: p.token ? undefined : p.startAfter, continuationToken: p.token })
+      .then((page) => this._onLevel(p, page), (err) => this._fail(err))
+      .catch((err) => this._fail(err))
+      .finally(() => { this.gate.inflight--; this._drive(); });
+  }
+
+  // A delimiter page: its keys and folders go in before the level, in key order.
+  _onLevel(p, page) {
+    const r = this.range;
+    const skip = p.startAfter; // the key the walk started after: its folders are read already
+    const entries = [];
+    for (const item of page.items) entries.push({ key: item.Key, item });
+    for (const f of page.prefixes || []) entries.push({ key: f, folder: true });
+    entries.sort((a, b) => compareKeys(a.key, b.key));
+    const added = [];
+    let keys = null;
+    let end = !page.truncated;
+    for (const e of entries) {
+      if (!e.key.startsWith(p.prefix) || (skip && !e.folder && compareKeys(e.key, skip) <= 0)) {
+        throw new FatalError('the store answered a folder listing with keys outside the folder; rerun with --sequential');
+      }
+      if (!e.folder && e.key.indexOf(DELIMITER, p.prefix.length) >= 0) {
+        throw new FatalError('the store ignores the delimiter of folder listings; rerun with --sequential');
+      }
+      if (r.stop !== null && compareKeys(e.key, r.stop) > 0) { end = true; this.stats.overlap += e.folder ? 0 : 1; break; }
+      if (e.folder) {
+        if (skip && skip.startsWith(e.key)) continue; // the folder the walk began in
+        if (skip && compareKeys(e.key, skip) <= 0) throw new FatalError('the store answered a folder listing out of order; rerun with --sequential');
+        keys = null;
+        added.push({ kind: 'folder', prefix: e.key });
+      } else {
+        if (!keys) { keys = { kind: 'keys', items: [] }; added.push(keys); }
+        keys.items.push(e.item);
+        this.stats.keysUnique++;
+      }
+    }
+    const depth = slashes(p.prefix, r.prefix.length);
+    if (this.fanout[depth] === undefined && entries.length) this.fanout[depth] = entries.length;
+    const at = this.parts.indexOf(p);
+    p.busy = false;
+    if (end) { p.done = true; this.parts.splice(at, 1, ...added); } else {
+      p.token = page.nextToken;
+      if (!p.token) throw new FatalError('the store said the folder listing is truncated but gave no continuation token');
+      this.parts.splice(at, 0, ...added);
+    }
+  }
+}
+
+module.exports = { FolderWalk };

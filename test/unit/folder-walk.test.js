@@ -1,0 +1,144 @@
+'use strict';
+// The folder walk yields exactly what a sequential walk returns, each key once, for trees
+// of folders with awkward names (characters that sort below and above '/', folder
+// markers, keys beside folders), any range, short pages and random completion order.
+const { FolderWalk } = require('../../src/list/folder-walk');
+const { FakeListStore } = require('../helpers/fake-list-store');
+const { prng } = require('../helpers/keysets');
+const { randomRange } = require('../helpers/key-generators');
+
+// Folders two to four deep, many of the leaves big enough for the walk to be taken.
+function tree(seed, { firstLeaf = 1200 } = {}) {
+  const r = prng(seed);
+  const names = ['a', 'b', 'b0', 'b!', 'é', '中', '😀', '\uFFFF', '\u{10000}', 'x y', '-', '.a', '~'];
+  const keys = [];
+  const depth = 2 + r.int(3);
+  const walk = (path, level) => {
+    const fan = 1 + r.int(4);
+    for (let f = 0; f < fan; f++) {
+      const dir = `${path}${r.pick(names)}${r.int(3) || ''}/`;
+      if (level + 1 < depth) walk(dir, level + 1);
+      else {
+        const n = keys.length === 0 ? firstLeaf : r.int(2) ? 600 + r.int(1500) : r.int(300);
+        for (let i = 0; i < n; i++) keys.push(`${dir}${String(i).padStart(5, '0')}${r.int(9) ? '' : '/deeper'}`);
+      }
+      if (r.int(4) === 0) keys.push(dir); // a folder marker object
+      if (r.int(4) === 0) keys.push(`${dir.slice(0, -1)}`); // a key named like the folder
+      if (r.int(4) === 0) keys.push(`${dir.slice(0, -1)}0`); // sorts after the whole folder
+    }
+  };
+  walk('top/', 0);
+  keys.push('top0', 'top0/x');
+  return keys;
+}
+
+async function check(keys, range, storeOpts = {}, walkOpts = {}) {
+  const store = new FakeListStore(keys, storeOpts);
+  const expected = store.expected(range);
+  const walk = new FolderWalk(store, { ...range, listConcurrency: 16, ...walkOpts });
+  const got = [];
+  for await (const page of walk.pages()) for (const it of page) got.push(it.Key);
+  if (walkOpts.ordered === false) {
+    expect(got.length).toBe(expected.length);
+    expect(new Set(got).size).toBe(got.length);
+    const want = new Set(expected);
+    expect(got.every((k) => want.has(k))).toBe(true);
+  } else {
+    expect(got).toEqual(expected);
+  }
+  expect(walk.complete).toBe(true);
+  expect(walk.stats.keysUnique).toBe(expected.length);
+  expect(walk.gate.inflight).toBe(0);
+  expect(walk.gate.demand).toBe(0);
+  return walk;
+}
+
+describe('FolderWalk exactly-once', () => {
+  test('property: trees of folders, random ranges, short pages, random completion order', async () => {
+    let walked = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = prng(seed * 104729);
+      const keys = tree(seed);
+      const range = seed % 3 === 0 ? {} : seed % 3 === 1 ? { prefix: 'top/' } : randomRange(keys, r);
+      const walk = await check(keys, range,
+        { seed, shortPageRate: seed % 5 === 0 ? 0.3 : 0, maxKeys: [1000, 100, 37][seed % 3] },
+        { ordered: seed % 2 === 0, listConcurrency: 1 + r.int(40) });
+      if (walk.lister === null) walked++;
+    }
+    // Not a vacuous pass: most of these runs really walked the folders.
+    expect(walked).toBeGreaterThan(20);
+  });
+
+  test('a delimiter listing longer than one page is read to its end', async () => {
+    const keys = [];
+    for (let i = 0; i < 1500; i++) keys.push(`logs/a/big/${String(i).padStart(5, '0')}`);
+    for (let d = 0; d < 300; d++) for (let i = 0; i < 3; i++) keys.push(`logs/b/d${String(d).padStart(3, '0')}/${i}`);
+    for (const ordered of [true, false]) {
+      const walk = await check(keys, {}, { maxKeys: 100 }, { ordered });
+      expect(walk.lister).toBe(null);
+    }
+  });
+
+  test('one request per folder page on a bench-like tree: no page overlaps another', async () => {
+    // logs/MM/DD/host-N/: 4 x 5 x 4 leaf folders of exactly 1000 keys.
+    const keys = [];
+    for (let m = 1; m <= 4; m++) for (let d = 1; d <= 5; d++) for (let h = 0; h < 4; h++) {
+      for (let p = 0; p < 1000; p++) keys.push(`logs/0${m}/0${d}/host-${h}/part-${String(p).padStart(4, '0')}.gz`);
+    }
+    for (const ordered of [true, false]) {
+      const walk = await check(keys, {}, {}, { ordered, listConcurrency: 100 });
+      expect(walk.stats.overlap).toBe(0);
+      // 80 leaf pages, plus the delimiter listings: at most one per folder above the leaves
+      // (1 + 4 + 20) and one per ancestor of the first page (3), plus the first leaf's rest.
+      expect(walk.stats.listRequests).toBeLessThanOrEqual(80 + 25 + 3 + 1);
+    }
+  });
+
+  test('flat keys and small listings go to the ParallelLister', async () => {
+    const flat = Array.from({ length: 3000 }, (_, i) => `k${String(i).padStart(5, '0')}`);
+    const walk = await check(flat, {});
+    expect(walk.lister).not.toBe(null);
+    const small = await check(tree(3, { firstLeaf: 10 }).slice(0, 900), {});
+    expect(small.stats.listRequests).toBe(1);
+  });
+
+  test('a store without folder listings is never asked for one', async () => {
+    const store = new FakeListStore(tree(5));
+    store.delimiters = false;
+    const seen = [];
+    const orig = store.listPage.bind(store);
+    store.listPage = (a) => { seen.push(a.delimiter); return orig(a); };
+    const walk = new FolderWalk(store, { listConcurrency: 8 });
+    let n = 0;
+    for await (const page of walk.pages()) n += page.length;
+    expect(n).toBe(store.keys.length);
+    expect(seen.every((d) => d === undefined)).toBe(true);
+  });
+
+  test('--max-list-requests stops the walk cleanly, incomplete', async () => {
+    const keys = tree(7, { firstLeaf: 3000 });
+    const store = new FakeListStore(keys, { maxKeys: 100 });
+    const logs = [];
+    const walk = new FolderWalk(store, { maxListRequests: 12, listConcurrency: 8, log: (m) => logs.push(m) });
+    const got = [];
+    for await (const page of walk.pages()) for (const it of page) got.push(it.Key);
+    expect(walk.complete).toBe(false);
+    expect(walk.stats.listRequests).toBeLessThanOrEqual(12);
+    expect(new Set(got).size).toBe(got.length);
+    // In order, each key once, none made up (an incomplete listing may skip ranges).
+    const all = new Set(store.keys);
+    expect(got.every((k, i) => all.has(k) && (i === 0 || Buffer.compare(Buffer.from(got[i - 1]), Buffer.from(k)) < 0))).toBe(true);
+    expect(got.length).toBeGreaterThan(0);
+    expect(logs.join('\n')).toMatch(/max-list-requests/);
+  });
+
+  test('an aborted signal stops the walk', async () => {
+    const ac = new AbortController();
+    const store = new FakeListStore(tree(9, { firstLeaf: 3000 }), { maxKeys: 50 });
+    const walk = new FolderWalk(store, { listConcurrency: 8, signal: ac.signal });
+    let pages = 0;
+    await expect((async () => {
+      for await (const page of walk.pages()) { if (page.length && ++pages === 3) ac.abort(new Error('stop')); }
+    })()).rejects.toThrow('stop');
+  });
+});
