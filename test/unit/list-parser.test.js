@@ -19,9 +19,19 @@ test('parses entries, url-decoded keys (+ is a space), quoted ETags, sizes and d
 });
 
 test('an empty page, and a truncated flag after the entries', () => {
-  expect(parseListObjectsV2(page(''))).toEqual({ items: [], truncated: false, nextToken: undefined });
+  expect(parseListObjectsV2(page(''))).toEqual({ items: [], prefixes: undefined, truncated: false, nextToken: undefined });
   const xml = '<ListBucketResult><Contents><Key>k</Key><Size>1</Size></Contents><IsTruncated>true</IsTruncated></ListBucketResult>';
   expect(parseListObjectsV2(xml)).toMatchObject({ truncated: true, items: [{ Key: 'k', Size: 1, StorageClass: 'STANDARD' }] });
+});
+
+test('folder entries of a delimiter listing, url-decoded, with and without keys beside them', () => {
+  const folders = '<CommonPrefixes><Prefix>logs%2F2024%2F</Prefix></CommonPrefixes><CommonPrefixes><Prefix>caf%C3%A9+x%2F</Prefix></CommonPrefixes>';
+  expect(parseListObjectsV2(page(folders)).prefixes).toEqual(['logs/2024/', 'café x/']);
+  const both = parseListObjectsV2(page('<Contents><Key>a</Key><Size>1</Size></Contents>' + folders));
+  expect(both.items.map((i) => i.Key)).toEqual(['a']);
+  expect(both.prefixes).toEqual(['logs/2024/', 'café x/']);
+  // The request's own <Prefix> in the head is not a folder.
+  expect(parseListObjectsV2(page('<Contents><Key>a</Key><Size>1</Size></Contents>')).prefixes).toBeUndefined();
 });
 
 test('a response cut short is an error, not a short page', () => {
