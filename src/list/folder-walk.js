@@ -1,5 +1,5 @@
 'use strict';
-// Listing a tree of folders. When most of the first page lies inside one folder, keys
+// Listing a tree of folders. When the first page lies inside one folder, keys
 // are probably grouped in big folders (logs/2024/01/02/host-3/...). Then a few
 // delimiter listings name the folders ahead, and each folder is read with Prefix set to
 // it: S3 ends such a listing exactly at the folder's last key, so no request reads into
@@ -94,18 +94,15 @@ class FolderWalk {
     if (first.truncated && items.length === 0) { yield* this._delegate({}); return; } // let it judge
     if (!first.truncated || n < items.length) { this.complete = true; return; }
     const last = items[n - 1].Key;
-    // The deepest folder of the page's first or last key that holds half the page or more.
-    let leaf = null;
-    for (const at of [n - 1, 0]) {
-      const key = items[at].Key;
-      for (let cut = key.lastIndexOf(DELIMITER); cut >= r.prefix.length && !leaf; cut = cut ? key.lastIndexOf(DELIMITER, cut - 1) : -1) {
-        const f = key.slice(0, cut + 1);
-        let inside = 0;
-        if (at) while (inside < n && items[n - 1 - inside].Key.startsWith(f)) inside++;
-        else while (inside < n && items[inside].Key.startsWith(f)) inside++;
-        if (inside >= n / 2) leaf = f;
-      }
-    }
+    // The page (past any folder markers, 'logs/', 'logs/2024/') inside its middle key's own
+    // folder: leaf folders hold a page or more, so reading each with its own Prefix wastes
+    // little (each ends with one short page).
+    let k0 = 0;
+    while (k0 < Math.min(n - 1, 16) && items[k0].Key.endsWith(DELIMITER)) k0++;
+    const mid = items[n >> 1].Key;
+    const cut = mid.lastIndexOf(DELIMITER);
+    const own = cut >= r.prefix.length ? mid.slice(0, cut + 1) : null;
+    const leaf = own && items[k0].Key.startsWith(own) && last.startsWith(own) ? own : null;
     // Ordered output waits on its first unfinished part: a walk helps it only where
     // folders split into one-folder parts (two levels or more), not into multi-page leaves.
     if (!leaf || (this.ordered && slashes(leaf, r.prefix.length) < 2)) {

@@ -125,7 +125,7 @@ describe('a tree of big folders is walked folder by folder', () => {
   }, 300000);
 
   test.each([['lean', true], ['SDK', false]])('exactly the sequential listing, ordered and not, with ranges (%s path)', async (name, fastPaths) => {
-    for (const options of [{}, { unordered: true }, { startAfter: 't/a/2/k0100' }, { stopAt: 't/é/2/k0300', unordered: true }]) {
+    for (const options of [{}, { unordered: true }, { startAfter: 't/a/2/k0050' }, { stopAt: 't/é/2/k0300', unordered: true }]) {
       const { items, complete, stats } = await s3blitz.ls({ source: `s3://${tree}/t/`, ...conn(), fastPaths, ...options });
       if (fastPaths) expect(stats.retries).toBe(0); // the lean parser read every folder listing
       expect(complete).toBe(true);
