@@ -174,7 +174,7 @@ class FolderWalk {
         stopAt: r.stop,
         gate: this.gate,
         stats: this.stats,
-        maxQueuedPages: 4,
+        maxQueuedPages: 1,
         gallopAfterPages: 16, // most folders are small: probing past their end wastes requests
       }),
       started: false,

@@ -36,6 +36,8 @@ class Segment {
 
 class UnorderedStoreError extends Error {}
 
+function compareAscii(a, b) { return a === b ? 0 : a < b ? -1 : 1; }
+
 function isIncreasing(items) {
   for (let k = 1; k < items.length; k++) if (compareKeys(items[k - 1].Key, items[k].Key) >= 0) return false;
   return true;
@@ -251,12 +253,14 @@ class ParallelLister {
     const st = this.stats;
     st.pages++;
     st.keysReturned += n;
-    // Trust but verify: strictly increasing, after StartAfter, inside the prefix.
+    // Trust but verify: strictly increasing, after StartAfter, inside the prefix. Keys of
+    // ASCII only (the lean parser says so) compare correctly with the native operator.
+    const cmp = page.ascii ? compareAscii : compareKeys;
     const prefix = this.range.prefix;
     let prev = after;
     for (let k = 0; k < n; k++) {
       const key = items[k].Key;
-      if ((prev !== '' || k > 0) && compareKeys(key, prev) <= 0) throw new UnorderedStoreError();
+      if ((prev !== '' || k > 0) && cmp(key, prev) <= 0) throw new UnorderedStoreError();
       if (prefix && !key.startsWith(prefix)) throw new UnorderedStoreError();
       prev = key;
     }
@@ -274,10 +278,16 @@ class ParallelLister {
     while (k < n && i < segs.length) {
       const s = segs[i];
       let chunkStart = -1, chunkEnd = -1;
+      if (!s.done && cmp(items[k].Key, s.cursor) > 0 && (s.end === null || cmp(items[n - 1].Key, s.end) <= 0)) {
+        // The rest of the page, verified increasing, lies inside this segment past its cursor.
+        chunkStart = k;
+        chunkEnd = k = n;
+        s.cursor = items[n - 1].Key;
+      }
       for (; k < n; k++) {
         const key = items[k].Key;
-        if (s.end !== null && compareKeys(key, s.end) > 0) break;
-        if (s.done || compareKeys(key, s.cursor) <= 0) { st.overlap++; continue; }
+        if (s.end !== null && cmp(key, s.end) > 0) break;
+        if (s.done || cmp(key, s.cursor) <= 0) { st.overlap++; continue; }
         if (chunkStart < 0) chunkStart = k;
         chunkEnd = k + 1;
         s.cursor = key;

@@ -57,7 +57,7 @@ class FastList {
 
   // One CopyObject with headers only (no REPLACE): the response's ETag, or FallBack.
   async copyObject(key, headers, signal) {
-    const body = await this.request('PUT', key, [], headers, signal);
+    const body = (await this.request('PUT', key, [], headers, signal)).toString('utf8');
     // A 200 can carry an error in its body: let the SDK path see it.
     const m = /<CopyObjectResult[^>]*>[\s\S]*?<ETag>([^<]+)<\/ETag>/.exec(body);
     if (!m || body.indexOf('<Error>') >= 0) throw new FallBack('CopyObject answered without a result');
@@ -93,7 +93,7 @@ class FastList {
           const len = Number(res.headers['content-length']);
           const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
           if (len && buf.length !== len) return reject(new FallBack('truncated response'));
-          resolve(buf.toString('utf8'));
+          resolve(buf);
         });
       });
       req.setTimeout(120000, () => req.destroy(new FallBack('timeout')));

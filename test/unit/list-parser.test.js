@@ -19,9 +19,29 @@ test('parses entries, url-decoded keys (+ is a space), quoted ETags, sizes and d
 });
 
 test('an empty page, and a truncated flag after the entries', () => {
-  expect(parseListObjectsV2(page(''))).toEqual({ items: [], prefixes: undefined, truncated: false, nextToken: undefined });
+  expect(parseListObjectsV2(page(''))).toEqual({ items: [], prefixes: undefined, truncated: false, nextToken: undefined, ascii: true });
   const xml = '<ListBucketResult><Contents><Key>k</Key><Size>1</Size></Contents><IsTruncated>true</IsTruncated></ListBucketResult>';
   expect(parseListObjectsV2(xml)).toMatchObject({ truncated: true, items: [{ Key: 'k', Size: 1, StorageClass: 'STANDARD' }] });
+});
+
+test('a page says whether every key is plain ASCII, so the lister may compare natively', () => {
+  const entry = (k) => `<Contents><Key>${k}</Key><LastModified>2024-06-01T00:00:00.000Z</LastModified><Size>1</Size></Contents>`;
+  expect(parseListObjectsV2(page(entry('a+b') + entry('c'))).ascii).toBe(true);
+  expect(parseListObjectsV2(page(entry('a') + entry('%EE%80%80'))).ascii).toBeUndefined(); // U+E000
+  expect(parseListObjectsV2(Buffer.from(page(entry('caf\u00e9')))).ascii).toBeUndefined(); // a raw UTF-8 byte
+  // Entries that share a timestamp still get Date objects of their own.
+  const { items } = parseListObjectsV2(page(entry('a') + entry('b')));
+  expect(items[0].LastModified).toEqual(items[1].LastModified);
+  expect(items[0].LastModified).not.toBe(items[1].LastModified);
+});
+
+test('entries beyond one decoded piece (48 KB) are all read', () => {
+  const keys = Array.from({ length: 1000 }, (_, i) => `logs/2024/01/01/host-0/part-${String(i).padStart(5, '0')}.gz`);
+  const xml = page(keys.map((k) => `<Contents><Key>${k}</Key><LastModified>2024-06-01T00:00:0${k.length % 10}.000Z</LastModified><ETag>&quot;e${k.length}&quot;</ETag><Size>${k.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`).join(''));
+  expect(xml.length).toBeGreaterThan(3 * 48 * 1024);
+  const r = parseListObjectsV2(xml);
+  expect(r.items.map((i) => i.Key)).toEqual(keys);
+  expect(r.items.every((i) => i.Size === i.Key.length && i.ETag === `"e${i.Key.length}"`)).toBe(true);
 });
 
 test('folder entries of a delimiter listing, url-decoded, with and without keys beside them', () => {
