@@ -219,7 +219,10 @@ class FolderWalk {
     const gate = this.gate;
     let pending = parts.length - this.head;
     let held = 0;
-    for (let i = this.head; i < parts.length; i++) {
+    // A consumer that has not taken the pages already here (a copy queue that is full)
+    // slows the walk: nothing new starts until it catches up.
+    const room = this.out.length < this.maxQueued;
+    for (let i = this.head; i < parts.length && room; i++) {
       const p = parts[i];
       if (this.stopped) break;
       if (p.kind === 'folder') {

@@ -34,7 +34,10 @@ function openCopy(options, journal) {
   const listing = new Listing({ ...options, stats, signal, startAfter, unordered: false });
   let dst, dstLoc;
   try {
-    ({ store: dst, location: dstLoc } = openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeConcurrency * co.partConcurrency }, 'target'));
+    // options.targetStore: a store object of the caller's, as options.store for the source.
+    ({ store: dst, location: dstLoc } = options.targetStore
+      ? { store: options.targetStore, location: { type: options.targetStore.type || 's3', bucket: options.targetStore.bucket, prefix: '', text: options.target || 'custom store' } }
+      : openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeConcurrency * co.partConcurrency }, 'target'));
     const mapper = createKeyMapper({
       sourcePrefix: listing.range.prefix,
       targetPrefix: dstLoc.type === 's3' ? dstLoc.prefix : dstLoc.keyPrefix || '',

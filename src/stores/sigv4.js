@@ -13,6 +13,11 @@ function uriEncode(s, keepSlash = false) {
   return out;
 }
 
+// One-shot hashing where Node has it (20.12 and later): no Hash object per request.
+const sha256Hex = typeof crypto.hash === 'function'
+  ? (data) => crypto.hash('sha256', data, 'hex')
+  : (data) => crypto.createHash('sha256').update(data, 'utf8').digest('hex');
+
 function hmac(key, data) { return crypto.createHmac('sha256', key).update(data, 'utf8').digest(); }
 
 class Signer {
@@ -36,22 +41,36 @@ class Signer {
    * Signs a request without a body. query: [[name, value], ...] (unencoded).
    * Returns {path (with encoded query), headers}.
    */
+  // The x-amz-date of a moment, remembered for the current second.
+  _amzDate(now) {
+    const sec = Math.floor(now.getTime() / 1000);
+    if (sec !== this.sec) {
+      this.sec = sec;
+      this.amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    }
+    return this.amzDate;
+  }
+
   sign({ method = 'GET', host, path, query = [], headers = {}, credentials, region, now = new Date() }) {
-    const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const amzDate = this._amzDate(now);
     const date = amzDate.slice(0, 8);
-    const h = { ...headers, host, 'x-amz-content-sha256': EMPTY_SHA256, 'x-amz-date': amzDate };
-    if (credentials.sessionToken) h['x-amz-security-token'] = credentials.sessionToken;
-    const names = Object.keys(h).map((n) => n.toLowerCase()).sort();
-    const lower = {};
-    for (const [k, v] of Object.entries(h)) lower[k.toLowerCase()] = String(v).trim();
-    const canonicalQuery = query.map(([k, v]) => [uriEncode(k), uriEncode(v)])
-      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1))
-      .map(([k, v]) => `${k}=${v}`).join('&');
+    const lower = { host, 'x-amz-content-sha256': EMPTY_SHA256, 'x-amz-date': amzDate };
+    for (const k in headers) lower[k.toLowerCase()] = String(headers[k]).trim();
+    if (credentials.sessionToken) lower['x-amz-security-token'] = credentials.sessionToken;
+    const names = Object.keys(lower).sort();
+    let canonicalQuery = '';
+    if (query.length) {
+      canonicalQuery = query.map(([k, v]) => [uriEncode(k), uriEncode(v)])
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1))
+        .map(([k, v]) => `${k}=${v}`).join('&');
+    }
     const canonicalPath = uriEncode(path, true);
     const signedHeaders = names.join(';');
-    const canonical = `${method}\n${canonicalPath}\n${canonicalQuery}\n${names.map((n) => `${n}:${lower[n]}\n`).join('')}\n${signedHeaders}\n${EMPTY_SHA256}`;
+    let canonicalHeaders = '';
+    for (const n of names) canonicalHeaders += `${n}:${lower[n]}\n`;
+    const canonical = `${method}\n${canonicalPath}\n${canonicalQuery}\n${canonicalHeaders}\n${signedHeaders}\n${EMPTY_SHA256}`;
     const scope = `${date}/${region}/${this.service}/aws4_request`;
-    const toSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${crypto.createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
+    const toSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${sha256Hex(canonical)}`;
     const signature = crypto.createHmac('sha256', this._signingKey(credentials.secretAccessKey, date, region)).update(toSign, 'utf8').digest('hex');
     lower.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
     delete lower.host;
