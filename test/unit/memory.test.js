@@ -1,8 +1,7 @@
 'use strict';
 // Memory stays flat however large the run: summarize of 10,000,000 keys and cp of 1,000,000
-// objects, measured on the
-// heap after forced collections, with a negative control that keeps every item and must be
-// caught by the same measure.
+// objects, measured on the heap after forced collections, each with a negative control that
+// keeps everything and must be caught by the same measure.
 const v8 = require('v8');
 const vm = require('vm');
 const { summarize, each } = require('../../src/stages/read-only');
