@@ -53,6 +53,8 @@ class Listing {
         listConcurrency: this.listConcurrency,
         maxListRequests: this.maxListRequests,
         ordered: this.options.unordered !== true,
+        reorderWindow: this.options.reorderWindow,
+        maxQueuedPages: this.options.maxQueuedPages,
         sequential: this.options.sequential === true,
         folders: this.options.folders,
         signal,

@@ -31,7 +31,9 @@ function openCopy(options, journal) {
   const co = copyOptions(options);
   // A resumed run lists only what comes after the journal's watermark.
   const startAfter = journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter;
-  const listing = new Listing({ ...options, stats, signal, startAfter, unordered: false });
+  // Copies go far slower than listing: pages listed ahead or held back for order only
+  // cost memory here (the copier has its own queue of --max-queue-size objects).
+  const listing = new Listing({ ...options, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || 20000, maxQueuedPages: 4 });
   let dst, dstLoc;
   try {
     // options.targetStore: a store object of the caller's, as options.store for the source.
