@@ -38,16 +38,38 @@ const T_CPrefix = Buffer.from('</Prefix>');
 
 const PIECE = 48 * 1024;
 
-function field(x, open, close, from, to) {
-  const i = x.indexOf(open, from);
-  if (i < 0 || i >= to) return null;
-  const start = i + open.length;
-  const j = x.indexOf(close, start);
-  return j < 0 || j > to ? null : x.slice(start, j);
+// Start of a field's text in x (between pos and end), or -1.
+function at(x, open, pos, end) {
+  const i = x.indexOf(open, pos);
+  return i < 0 || i >= end ? -1 : i + open.length;
 }
 
+function field(x, open, close, pos, end) {
+  const start = at(x, open, pos, end);
+  if (start < 0) return null;
+  const j = x.indexOf(close, start);
+  return j < 0 || j > end ? null : x.slice(start, j);
+}
+
+// A decimal Size read in place: no string for it.
+function sizeAt(x, pos, end) {
+  const start = at(x, '<Size>', pos, end);
+  if (start < 0) return 0;
+  let n = 0;
+  for (let k = start; k < end; k++) {
+    const c = x.charCodeAt(k);
+    if (c < 48 || c > 57) break;
+    n = n * 10 + (c - 48);
+  }
+  return n;
+}
+
+const LM = '<LastModified>';
+const SC = '<StorageClass>';
+
 // Every <Contents> entry of a piece that holds whole entries; false when a key is not
-// plain ASCII (it had %-escapes).
+// plain ASCII (it had %-escapes). Fields that repeat (timestamps, STANDARD) are compared in
+// place, so most entries cost a key, an ETag, a Date and the object.
 function parseEntries(x, items) {
   let ascii = true;
   let lmText = null, lmTime = 0;
@@ -55,21 +77,27 @@ function parseEntries(x, items) {
     const end = x.indexOf('</Contents>', pos);
     if (end < 0) throw new Error('truncated ListObjectsV2 response');
     const key = field(x, '<Key>', '</Key>', pos, end);
-    const lm = field(x, '<LastModified>', '</LastModified>', pos, end);
-    const etag = field(x, '<ETag>', '</ETag>', pos, end);
-    const size = field(x, '<Size>', '</Size>', pos, end);
-    const sc = field(x, '<StorageClass>', '</StorageClass>', pos, end);
     if (key === null) throw new Error('a ListObjectsV2 entry has no Key');
     if (ascii && key.indexOf('%') >= 0) ascii = false;
-    // Neighbours often share a timestamp: parse each distinct one once.
-    if (lm !== null && lm !== lmText) { lmText = lm; lmTime = Date.parse(lm); }
+    let lastModified;
+    const lm = at(x, LM, pos, end);
+    if (lm >= 0) {
+      // Neighbours often share a timestamp: parse each distinct one once.
+      if (lmText === null || !x.startsWith(lmText, lm) || x.charCodeAt(lm + lmText.length) !== 60) {
+        lmText = field(x, LM, '</LastModified>', pos, end);
+        lmTime = Date.parse(lmText);
+      }
+      lastModified = new Date(lmTime);
+    }
+    const etag = field(x, '<ETag>', '</ETag>', pos, end);
+    const sc = at(x, SC, pos, end);
     items.push({
       Key: decodeUrlKey(key),
-      Size: size === null ? 0 : Number(size),
-      LastModified: lm === null ? undefined : new Date(lmTime),
+      Size: sizeAt(x, pos, end),
+      LastModified: lastModified,
       ETag: etag === null ? undefined : etag.startsWith('&quot;') && etag.endsWith('&quot;') && etag.indexOf('&', 6) === etag.length - 6
         ? `"${etag.slice(6, -6)}"` : decodeEntities(etag),
-      StorageClass: sc || 'STANDARD',
+      StorageClass: sc < 0 || x.startsWith('STANDARD<', sc) ? 'STANDARD' : field(x, SC, '</StorageClass>', pos, end) || 'STANDARD',
     });
     pos = x.indexOf('<Contents>', end);
   }
