@@ -69,6 +69,14 @@ describe('FolderWalk exactly-once', () => {
     expect(walked).toBeGreaterThan(10);
   });
 
+  test('--stop-at on the last key of the first page, or of a folder page', async () => {
+    const keys = tree(11, { firstLeaf: 2500 });
+    const sorted = new FakeListStore(keys).keys;
+    for (const stopAt of [sorted[999], sorted[1999], sorted[sorted.length - 1]]) {
+      for (const ordered of [true, false]) await check(keys, { stopAt }, {}, { ordered });
+    }
+  });
+
   test('a delimiter listing longer than one page is read to its end', async () => {
     const keys = [];
     for (let i = 0; i < 1500; i++) keys.push(`logs/a/big/${String(i).padStart(5, '0')}`);
