@@ -92,8 +92,8 @@ class FolderWalk {
     this.stats.overlap += items.length - n;
     if (n) yield n === items.length ? items : items.slice(0, n);
     if (first.truncated && items.length === 0) { yield* this._delegate({}); return; } // let it judge
+    if (!first.truncated || n < items.length || items[n - 1].Key === r.stop) { this.complete = true; return; }
     const last = items[n - 1].Key;
-    if (!first.truncated || n < items.length || last === r.stop) { this.complete = true; return; }
     // The page (past any folder markers, 'logs/', 'logs/2024/') inside its middle key's own
     // folder: leaf folders hold a page or more, so reading each with its own Prefix wastes
     // little (each ends with one short page).

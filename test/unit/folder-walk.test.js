@@ -69,6 +69,13 @@ describe('FolderWalk exactly-once', () => {
     expect(walked).toBeGreaterThan(10);
   });
 
+  test('an empty listing, and one past --stop-at', async () => {
+    const empty = await check([], {});
+    expect(empty.stats.listRequests).toBe(1);
+    await check(['b/1', 'b/2'], { stopAt: 'a' });
+    await check(['b/1', 'b/2'], { prefix: 'c/' });
+  });
+
   test('--stop-at on the last key of the first page, or of a folder page', async () => {
     const keys = tree(11, { firstLeaf: 2500 });
     const sorted = new FakeListStore(keys).keys;
