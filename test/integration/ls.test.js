@@ -138,4 +138,19 @@ describe('a tree of big folders is walked folder by folder', () => {
       if (!options.stopAt) expect(stats.overlap).toBe(0); // a page past --stop-at is the only waste
     }
   });
+
+  test('cp of the tree, then compare and sync of both walked sides: identical, nothing more to do', async () => {
+    const dst = await createBucket();
+    const cp = await runCli(['cp', `s3://${tree}/t/`, `s3://${dst}/copy/`]);
+    expect(cp.code).toBe(0);
+    expect((await sequentialList(dst)).map((o) => o.Key)).toEqual(treeKeys.map((k) => `copy/${k.slice(2)}`));
+    const cmp = await runCli(['compare', `s3://${tree}/t/`, `s3://${dst}/copy/`, '--json']);
+    expect(cmp.code).toBe(0);
+    const report = JSON.parse(cmp.stdout);
+    expect(report.identical).toBe(true);
+    expect(report.stats.folderListings).toBeGreaterThan(0);
+    const sync = await runCli(['sync', `s3://${tree}/t/`, `s3://${dst}/copy/`, '--json']);
+    expect(sync.code).toBe(0);
+    expect(JSON.parse(sync.stdout).copied.objects).toBe(0);
+  });
 });
