@@ -1,12 +1,12 @@
 'use strict';
-const { isAscii } = require('buffer');
 // A ListObjectsV2 response parser for the one shape S3 sends, by indexOf: about ten times
 // cheaper than a general XML parser. Keys arrive url-encoded (EncodingType=url), so they
-// carry no XML entities; ETags carry &quot;.
+// carry no XML entities; ETags carry &quot;. It reads the response Buffer and never makes
+// one string of the whole response: V8 keeps a string that size in its large-object space
+// until a full collection, and every key sliced from it would keep all of it alive.
+const { isAscii } = require('buffer');
 
-// Byte offsets in the response Buffer: fields become small strings of their own, never
-// slices of one big response string (a string that size lives in V8's large-object space
-// until a full collection, and every key sliced from it would keep it alive).
+// A field outside the entries (a flag, a token, a folder), as a small string of its own.
 function between(buf, open, close, from, to, encoding = 'latin1') {
   const i = buf.indexOf(open, from);
   if (i < 0 || i >= to) return null;
@@ -111,9 +111,9 @@ function parseListObjectsV2(input) {
   const headTo = headEnd < 0 ? buf.length : headEnd;
   let pos = headEnd;
   let lastEnd = -1;
-  // Decoded in pieces of about 48 KB cut at entry ends: strings that size die young in V8's
-  // new space, and a key sliced from one keeps only its piece alive. S3 sends ASCII when
-  // keys are url-encoded, and latin1 is the cheapest decoding of ASCII.
+  // Entries are decoded in pieces of about 48 KB cut at entry ends: strings that size die
+  // young in V8's new space, and a key sliced from one keeps only its piece alive. S3 sends
+  // ASCII when keys are url-encoded, and latin1 is the cheapest decoding of ASCII.
   const enc = isAscii(buf) ? 'latin1' : 'utf8';
   let ascii = enc === 'latin1';
   while (pos >= 0) {
