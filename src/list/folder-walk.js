@@ -12,7 +12,7 @@
 // before them as pages arrive), and listers reading one folder. Every key belongs to
 // exactly one part: a delimiter listing rolls each folder up into one entry.
 
-const { ParallelLister, PAGE } = require('./parallel-lister');
+const { ParallelLister, PAGE, pageInOrder, budgetNotice } = require('./parallel-lister');
 const { compareKeys } = require('../keys/order');
 const { normalizeRange } = require('./range');
 const { RequestStats } = require('../stats');
@@ -81,7 +81,7 @@ class FolderWalk {
     // The first page, plain: a small listing ends here, and its keys show the layout.
     const first = await this._request({ prefix: r.prefix, startAfter: r.after || undefined });
     const items = first.items;
-    if (!this._inOrder(items, r.after, r.prefix)) {
+    if (!pageInOrder(first, r.after, r.prefix)) {
       // Let the ParallelLister find out what is wrong and fall back to a sequential walk.
       yield* this._delegate({});
       return;
@@ -201,16 +201,6 @@ class FolderWalk {
     });
   }
 
-  _inOrder(items, after, prefix) {
-    for (let k = 0; k < items.length; k++) {
-      const key = items[k].Key;
-      const prev = k ? items[k - 1].Key : after;
-      if ((k > 0 || prev) && compareKeys(key, prev) <= 0) return false;
-      if (prefix && !key.startsWith(prefix)) return false;
-    }
-    return true;
-  }
-
   // Everything happens here, after every event: start the parts that can run, in key
   // order, and move finished pages to the output.
   _drive() {
@@ -269,7 +259,7 @@ class FolderWalk {
   }
 
   _budgetSpent() {
-    if (!this.stopped) this.log(`stopped after ${this.stats.listRequests} list requests (--max-list-requests): the listing is incomplete`);
+    if (!this.stopped) this.log(budgetNotice(this.stats.listRequests));
     this.stopped = true;
   }
 

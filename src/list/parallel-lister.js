@@ -38,6 +38,26 @@ class UnorderedStoreError extends Error {}
 
 function compareAscii(a, b) { return a === b ? 0 : a < b ? -1 : 1; }
 
+// Trust but verify: a page is strictly increasing, after StartAfter, inside the prefix.
+// Keys of ASCII only (the lean parser marks such pages) compare correctly with the native
+// operator.
+function pageInOrder(page, after, prefix) {
+  const cmp = page.ascii ? compareAscii : compareKeys;
+  const items = page.items;
+  let prev = after;
+  for (let k = 0; k < items.length; k++) {
+    const key = items[k].Key;
+    if ((prev !== '' || k > 0) && cmp(key, prev) <= 0) return false;
+    if (prefix && !key.startsWith(prefix)) return false;
+    prev = key;
+  }
+  return true;
+}
+
+function budgetNotice(requests) {
+  return `stopped after ${requests} list requests (--max-list-requests): the listing is incomplete`;
+}
+
 function isIncreasing(items) {
   for (let k = 1; k < items.length; k++) if (compareKeys(items[k - 1].Key, items[k].Key) >= 0) return false;
   return true;
@@ -181,7 +201,7 @@ class ParallelLister {
       (!gate || gate.inflight < gate.limit)) {
       if (this.stats.listRequests >= this.maxRequests) {
         this.stopped = true;
-        this.log(`stopped after ${this.stats.listRequests} list requests (--max-list-requests): the listing is incomplete`);
+        this.log(budgetNotice(this.stats.listRequests));
         break;
       }
       const seg = this._nextIdle();
@@ -253,17 +273,8 @@ class ParallelLister {
     const st = this.stats;
     st.pages++;
     st.keysReturned += n;
-    // Trust but verify: strictly increasing, after StartAfter, inside the prefix. Keys of
-    // ASCII only (the lean parser says so) compare correctly with the native operator.
+    if (!pageInOrder(page, after, this.range.prefix)) throw new UnorderedStoreError();
     const cmp = page.ascii ? compareAscii : compareKeys;
-    const prefix = this.range.prefix;
-    let prev = after;
-    for (let k = 0; k < n; k++) {
-      const key = items[k].Key;
-      if ((prev !== '' || k > 0) && cmp(key, prev) <= 0) throw new UnorderedStoreError();
-      if (prefix && !key.startsWith(prefix)) throw new UnorderedStoreError();
-      prev = key;
-    }
     if (n === 0 && page.truncated) {
       if (++st.emptyTruncated > 100) throw new FatalError('the store keeps returning empty truncated pages');
     }
@@ -488,7 +499,7 @@ class ParallelLister {
     let first = true;
     for (;;) {
       if (this.stats.listRequests >= this.maxRequests) {
-        this.log(`stopped after ${this.stats.listRequests} list requests (--max-list-requests): the listing is incomplete`);
+        this.log(budgetNotice(this.stats.listRequests));
         return;
       }
       this.stats.listRequests++;
@@ -511,4 +522,4 @@ class ParallelLister {
   }
 }
 
-module.exports = { ParallelLister, Segment, PAGE };
+module.exports = { ParallelLister, Segment, PAGE, pageInOrder, budgetNotice };

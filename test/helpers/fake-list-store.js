@@ -80,4 +80,17 @@ class FakeListStore {
   }
 }
 
-module.exports = { FakeListStore, makeRng, utf8Sort };
+// A listing matches the reference: the same keys in the same order, or, unordered, each
+// expected key exactly once in any order.
+function expectListing(got, expected, ordered) {
+  if (ordered === false) {
+    expect(got.length).toBe(expected.length);
+    expect(new Set(got).size).toBe(got.length);
+    const want = new Set(expected);
+    expect(got.every((k) => want.has(k))).toBe(true);
+  } else {
+    expect(got).toEqual(expected);
+  }
+}
+
+module.exports = { FakeListStore, makeRng, utf8Sort, expectListing };
