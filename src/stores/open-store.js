@@ -31,6 +31,7 @@ function openStore(options, role = 'source') {
       requestPayer: conn.requestPayer,
       credentials: conn.credentials,
       fastPaths: options.fastPaths,
+      listThread: options.listThread,
       maxSockets: options.maxSockets,
       stats: options.stats,
     })

@@ -36,12 +36,21 @@ test('seeded set is large and adversarial', () => {
 });
 
 // Both request paths: the lean signed requests with their own parser, and the SDK's.
-test.each([['lean', true], ['SDK', false]])('the library lists exactly the sequential listing, in order (%s path)', async (name, fastPaths) => {
+// The lean path parses pages after the first on a list thread unless listThread is false.
+const PATHS = [['lean, list thread', { fastPaths: true }], ['lean, main thread only', { fastPaths: true, listThread: false }], ['SDK', { fastPaths: false }]];
+function expectPath(stats, { fastPaths, listThread }) {
+  if (fastPaths) expect(stats.retries).toBe(0); // no page needed the SDK
+  if (fastPaths && listThread !== false) expect(stats.threadPages).toBe(stats.listRequests - 1); // all but a store's first
+  else expect(stats.threadPages).toBe(0);
+}
+
+test.each(PATHS)('the library lists exactly the sequential listing, in order (%s)', async (name, paths) => {
+  const { fastPaths } = paths;
   for (const listConcurrency of [1, 7, 100]) {
-    const { keys, stats } = await libKeys({ listConcurrency, fastPaths });
+    const { keys, stats } = await libKeys({ listConcurrency, ...paths });
     expect(keys).toEqual(truth);
     expect(stats.keysUnique).toBe(truth.length);
-    if (fastPaths) expect(stats.retries).toBe(0); // no page needed the SDK
+    expectPath(stats, paths);
     // eslint-disable-next-line no-console
     if (fastPaths) console.log(`[s3blitz efficiency] ${truth.length} keys on MinIO, concurrency ${listConcurrency}: ${stats.listRequests} list requests, efficiency ${stats.efficiency}`);
   }
@@ -72,8 +81,8 @@ test('--prefix, --start-after, --stop-at and their combinations', async () => {
   }
 });
 
-test.each([['lean', '1'], ['SDK', '0']])('CLI ls --json round-trips every key exactly (%s path)', async (name, fast) => {
-  const { code, stdout, stderr } = await runCli(['ls', `s3://${bucket}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast } });
+test.each([['lean', '1', '1'], ['lean, main thread only', '1', '0'], ['SDK', '0', '1']])('CLI ls --json round-trips every key exactly (%s path)', async (name, fast, thread) => {
+  const { code, stdout, stderr } = await runCli(['ls', `s3://${bucket}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast, S3BLITZ_LIST_THREAD: thread } });
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const rows = stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -124,10 +133,10 @@ describe('a tree of big folders is walked folder by folder', () => {
     treeKeys = (await sequentialList(tree)).map((o) => o.Key);
   }, 300000);
 
-  test.each([['lean', true], ['SDK', false]])('exactly the sequential listing, ordered and not, with ranges (%s path)', async (name, fastPaths) => {
+  test.each(PATHS)('exactly the sequential listing, ordered and not, with ranges (%s)', async (name, paths) => {
     for (const options of [{}, { unordered: true }, { startAfter: 't/a/2/k0050' }, { stopAt: 't/é/2/k0300', unordered: true }]) {
-      const { items, complete, stats } = await s3blitz.ls({ source: `s3://${tree}/t/`, ...conn(), fastPaths, ...options });
-      if (fastPaths) expect(stats.retries).toBe(0); // the lean parser read every folder listing
+      const { items, complete, stats } = await s3blitz.ls({ source: `s3://${tree}/t/`, ...conn(), ...paths, ...options });
+      expectPath(stats, paths); // the lean parser read every folder listing
       expect(complete).toBe(true);
       const want = treeKeys.filter((k) => (!options.startAfter || Buffer.compare(utf8(k), utf8(options.startAfter)) > 0) &&
         (!options.stopAt || Buffer.compare(utf8(k), utf8(options.stopAt)) <= 0));

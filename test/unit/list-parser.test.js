@@ -1,5 +1,5 @@
 'use strict';
-const { parseListObjectsV2 } = require('../../src/stores/list-parser');
+const { parseListObjectsV2, parseListColumns, pageFromColumns } = require('../../src/stores/list-parser');
 const { Signer, uriEncode } = require('../../src/stores/sigv4');
 
 const page = (contents, tail = '<IsTruncated>false</IsTruncated>') => `<?xml version="1.0" encoding="UTF-8"?>
@@ -56,6 +56,32 @@ test('folder entries of a delimiter listing, url-decoded, with and without keys 
 
 test('a response cut short is an error, not a short page', () => {
   expect(() => parseListObjectsV2(page('<Contents><Key>a</Key><Size>1</Size>'))).toThrow(/truncated/);
+});
+
+test('the list thread\'s columns make the same page as the direct parse', () => {
+  const entry = (k, extra = '') => `<Contents><Key>${k}</Key>${extra}<Size>${k.length}</Size></Contents>`;
+  const long = '%F0%9F%98%80'.repeat(256); // a 1024-byte key
+  const xml = page(
+    entry('a+b', '<LastModified>2024-06-01T00:00:00.000Z</LastModified><ETag>&quot;x&quot;</ETag><StorageClass>STANDARD</StorageClass>') +
+    entry('no-etag-no-date') + // neither field: both stay undefined
+    entry('caf%C3%A9', '<LastModified>2024-06-02T00:00:00.000Z</LastModified><ETag>&quot;a&amp;b&quot;</ETag><StorageClass>GLACIER</StorageClass>') +
+    entry(long, '<ETag>&quot;e-3&quot;</ETag><StorageClass>DEEP_ARCHIVE</StorageClass>') +
+    entry('%01', '<LastModified>2024-06-02T00:00:00.000Z</LastModified>') +
+    '<CommonPrefixes><Prefix>d%2F</Prefix></CommonPrefixes>',
+    '<NextContinuationToken>t</NextContinuationToken><IsTruncated>true</IsTruncated>');
+  const direct = parseListObjectsV2(xml);
+  const viaColumns = pageFromColumns(structuredClone(parseListColumns(xml)));
+  expect(viaColumns).toEqual(direct);
+  expect(direct.items.map((i) => [i.Key, i.StorageClass])).toEqual([['a b', 'STANDARD'], ['no-etag-no-date', 'STANDARD'],
+    ['café', 'GLACIER'], ['😀'.repeat(256), 'DEEP_ARCHIVE'], ['\u0001', 'STANDARD']]);
+  expect(direct.items[1].ETag).toBeUndefined();
+  expect(direct.items[1].LastModified).toBeUndefined();
+  expect(viaColumns.items[2].ETag).toBe('"a&b"');
+  // A plain page: all STANDARD, no folders, and the empty page.
+  const plain = page(Array.from({ length: 1001 }, (_, i) => entry(`k${i}`, '<LastModified>2024-06-01T00:00:00.000Z</LastModified><ETag>&quot;e&quot;</ETag>')).join(''));
+  expect(pageFromColumns(structuredClone(parseListColumns(plain)))).toEqual(parseListObjectsV2(plain));
+  expect(parseListColumns(plain).columns.classes).toBeNull();
+  expect(pageFromColumns(structuredClone(parseListColumns(page(''))))).toEqual(parseListObjectsV2(page('')));
 });
 
 test('SigV4: the documented example signature (GET object, AWS SigV4 test values)', () => {

@@ -1,0 +1,38 @@
+'use strict';
+// The list thread's side: sends the signed ListObjectsV2 requests it is given and parses
+// the answers into columns, so the main thread's core is left to the listing itself.
+const { parentPort } = require('worker_threads');
+const v8 = require('v8');
+const vm = require('vm');
+const { fetchBody, keepAliveAgents, FallBack } = require('./http-fetch');
+const { parseListColumns } = require('./list-parser');
+
+let agents = null;
+
+// Almost all of this thread's garbage is socket buffers. V8 counts them as external memory
+// and collects them by itself only after some 64 MB, on top of a burst of pages in flight;
+// collecting after every 16 MB of answers keeps the thread's memory near one burst.
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc');
+const COLLECT_EVERY = 16 << 20;
+let received = 0;
+const inflight = new Map();
+
+parentPort.on('message', (m) => {
+  if (m.cancel !== undefined) {
+    const req = inflight.get(m.cancel);
+    if (req) req.destroy();
+    return;
+  }
+  agents ??= keepAliveAgents(m.maxSockets);
+  fetchBody(m.request, agents, (req) => { inflight.set(m.id, req); req.on('close', () => inflight.delete(m.id)); })
+    .then((buf) => {
+      const page = parseListColumns(buf);
+      const c = page.columns;
+      parentPort.postMessage({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);
+      if ((received += buf.length) > COLLECT_EVERY) { received = 0; collect(); }
+    }, (err) => {
+      parentPort.postMessage(err instanceof FallBack ? { id: m.id, fallback: err.message, status: err.status } : { id: m.id, error: err.message });
+    })
+    .catch((err) => parentPort.postMessage({ id: m.id, error: err.message })); // a page that would not parse
+});

@@ -1,0 +1,154 @@
+'use strict';
+// The list thread against a local HTTP server playing S3: pages after the first are fetched
+// and parsed on the worker and arrive as the same items; a non-200 there still goes to the
+// SDK; an abort ends its requests at once; a dead thread leaves the main thread's path; and
+// an idle thread never keeps the process alive.
+const http = require('http');
+const path = require('path');
+const { spawn } = require('child_process');
+const { S3Store } = require('../../src/stores/s3-store');
+const { RequestStats } = require('../../src/stats');
+
+const KEYS = Array.from({ length: 2500 }, (_, i) => `dir/é${String(i).padStart(5, '0')}${i % 7 ? '' : '/x'}`);
+const enc = (k) => encodeURIComponent(k).replace(/%2F/g, '/');
+
+function pageXml(startAfter, maxKeys) {
+  const from = startAfter ? KEYS.findIndex((k) => Buffer.compare(Buffer.from(k), Buffer.from(startAfter)) > 0) : 0;
+  const slice = from < 0 ? [] : KEYS.slice(from, from + maxKeys);
+  const truncated = from >= 0 && from + maxKeys < KEYS.length;
+  return '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bkt</Name><EncodingType>url</EncodingType>' +
+    `<IsTruncated>${truncated}</IsTruncated>` +
+    slice.map((k, i) => `<Contents><Key>${enc(k)}</Key><LastModified>2024-06-0${1 + (i % 3)}T00:00:00.000Z</LastModified>` +
+      `<ETag>&quot;${k.length}&quot;</ETag><Size>${k.length}</Size><StorageClass>${i % 5 ? 'STANDARD' : 'GLACIER'}</StorageClass></Contents>`).join('') +
+    '</ListBucketResult>';
+}
+
+let server, seen, failNext, holdMs, closed;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const u = new URL(req.url, 'http://x');
+    seen.push({ sdk: Boolean(req.headers['amz-sdk-invocation-id']) });
+    req.on('close', () => { if (!res.writableEnded) closed++; });
+    if (failNext > 0 && !req.headers['amz-sdk-invocation-id']) {
+      failNext--;
+      res.writeHead(503, { 'content-type': 'application/xml' });
+      res.end('<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+      return;
+    }
+    const body = pageXml(u.searchParams.get('start-after'), Number(u.searchParams.get('max-keys') || 1000));
+    const timer = setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }, holdMs);
+    res.on('close', () => clearTimeout(timer));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => { seen = []; failNext = 0; holdMs = 0; closed = 0; });
+
+const saved = process.env.S3BLITZ_FAST_PATHS;
+beforeAll(() => { delete process.env.S3BLITZ_FAST_PATHS; });
+afterAll(() => { if (saved !== undefined) process.env.S3BLITZ_FAST_PATHS = saved; });
+
+const endpoint = () => `http://127.0.0.1:${server.address().port}`;
+function store(o = {}) {
+  return new S3Store({
+    bucket: 'bkt', region: 'us-east-1', endpointUrl: endpoint(), fastPaths: true, stats: new RequestStats(),
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' }, maxAttempts: 2, ...o,
+  });
+}
+
+async function listAll(s, startAfter) {
+  const items = [];
+  for (;;) {
+    const page = await s.listPage({ prefix: '', startAfter });
+    items.push(...page.items);
+    if (!page.truncated) return items;
+    startAfter = page.items[page.items.length - 1].Key;
+  }
+}
+
+test('pages after the first come from the thread, identical to the main thread\'s', async () => {
+  const threaded = store();
+  const plain = store({ listThread: false });
+  try {
+    const a = await listAll(threaded);
+    const b = await listAll(plain);
+    expect(a.map((i) => i.Key)).toEqual(KEYS);
+    expect(a).toEqual(b);
+    expect(a[5]).toEqual({ Key: KEYS[5], Size: KEYS[5].length, LastModified: new Date('2024-06-03T00:00:00.000Z'), ETag: `"${KEYS[5].length}"`, StorageClass: 'GLACIER' });
+    expect(threaded.fast.thread.pages).toBe(2); // pages 2 and 3 of 3
+    expect(plain.fast.thread).toBeNull();
+    expect(seen.every((r) => !r.sdk)).toBe(true);
+  } finally { threaded.destroy(); plain.destroy(); }
+});
+
+test('a 503 answered to the thread goes to the SDK, which gets the page; counted as a retry and a throttle', async () => {
+  const s = store();
+  try {
+    await s.listPage({ prefix: '', maxKeys: 10 }); // the first page: main thread
+    failNext = 1;
+    const page = await s.listPage({ prefix: '', startAfter: KEYS[9], maxKeys: 10 });
+    expect(page.items.map((i) => i.Key)).toEqual(KEYS.slice(10, 20));
+    expect(seen.map((r) => r.sdk)).toEqual([false, false, true]);
+    expect(s.stats.retries).toBe(1);
+    expect(s.stats.throttles).toBe(1);
+  } finally { s.destroy(); }
+});
+
+test('an abort ends the thread\'s requests at once, with the abort\'s reason', async () => {
+  const s = store();
+  try {
+    await s.listPage({ prefix: '' });
+    holdMs = 5000;
+    const ac = new AbortController();
+    const pending = s.listPage({ prefix: '', startAfter: KEYS[999], signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    ac.abort(new Error('stop now'));
+    await expect(pending).rejects.toThrow('stop now');
+    expect(Date.now() - t0).toBeLessThan(2000); // not the server's 5 s
+    for (let i = 0; i < 50 && closed === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(closed).toBe(1); // the thread dropped the connection
+  } finally { s.destroy(); }
+});
+
+test('a thread that died leaves later pages to the main thread\'s path', async () => {
+  const s = store();
+  try {
+    await s.listPage({ prefix: '' });
+    await s.listPage({ prefix: '', startAfter: KEYS[999] });
+    expect(s.fast.thread.pages).toBe(1);
+    await s.fast.thread.worker.terminate();
+    const page = await s.listPage({ prefix: '', startAfter: KEYS[1999] });
+    expect(page.items.map((i) => i.Key)).toEqual(KEYS.slice(2000));
+    expect(s.fast.thread.usable).toBe(false);
+    expect(seen.every((r) => !r.sdk)).toBe(true);
+  } finally { s.destroy(); }
+});
+
+test('a process whose thread is idle exits by itself; one with a page in flight waits for it', async () => {
+  // The child lists all pages and never calls destroy(); it must still end, having printed.
+  const script = `
+    process.env.AWS_EC2_METADATA_DISABLED = 'true';
+    const { S3Store } = require(${JSON.stringify(path.resolve(__dirname, '../../src/stores/s3-store'))});
+    const s = new S3Store({ bucket: 'bkt', region: 'us-east-1', endpointUrl: ${JSON.stringify(endpoint())}, fastPaths: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    (async () => {
+      let n = 0, after;
+      for (;;) { const p = await s.listPage({ prefix: '', startAfter: after }); n += p.items.length; if (!p.truncated) break; after = p.items[p.items.length - 1].Key; }
+      console.log('listed', n, 'thread pages', s.fast.thread.pages);
+    })();`;
+  holdMs = 300; // the child's event loop has nothing but the thread's request to wait on
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, S3BLITZ_FAST_PATHS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20000);
+  const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(killer);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  expect(out.trim()).toBe(`listed ${KEYS.length} thread pages 2`);
+});
