@@ -10,7 +10,7 @@ class RequestStats {
     this.listRequests = 0;
     this.folderListings = 0; // list requests with a delimiter, part of listRequests
     this.pages = 0;
-    this.threadPages = 0; // pages fetched and parsed on the list thread
+    this.threadRequests = 0; // list pages and copies sent (and pages parsed) on the request thread
     this.keysReturned = 0;
     this.keysUnique = 0;
     this.overlap = 0;
@@ -43,7 +43,7 @@ class RequestStats {
       listRequests: this.listRequests,
       folderListings: this.folderListings,
       pages: this.pages,
-      threadPages: this.threadPages,
+      threadRequests: this.threadRequests,
       keysReturned: this.keysReturned,
       keysUnique: this.keysUnique,
       overlap: this.overlap,

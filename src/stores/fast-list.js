@@ -8,20 +8,20 @@
 const { Signer } = require('./sigv4');
 const { parseListObjectsV2 } = require('./list-parser');
 const { FallBack, fetchBody, keepAliveAgents } = require('./http-fetch');
-const { ListThread } = require('./list-thread');
+const { RequestThread } = require('./request-thread');
 
 class FastList {
-  /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, listThread, stats, client: () => S3Client} */
+  /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client} */
   constructor(o) {
     this.o = o;
     this.signer = new Signer('s3');
     this.inflight = new Set();
     this.watched = new WeakSet();
     this.agents = keepAliveAgents(o.maxSockets);
-    // Pages after the first go to a list thread (listThread: false keeps them here), so
-    // a one-page listing never starts one.
-    this.useThread = o.listThread !== false && process.env.S3BLITZ_LIST_THREAD !== '0';
-    this.pagesAsked = 0;
+    // Requests after the first go to a request thread (requestThread: false keeps them here),
+    // so a one-page listing never starts one.
+    this.useThread = o.requestThread !== false && process.env.S3BLITZ_REQUEST_THREAD !== '0';
+    this.asked = 0;
     this.thread = null;
   }
 
@@ -51,27 +51,36 @@ class FastList {
     if (maxKeys) query.push(['max-keys', String(maxKeys)]);
     const extra = this.o.requestPayer ? { 'x-amz-request-payer': 'requester' } : {};
     const request = await this._signed('GET', null, query, extra);
-    if (this.useThread && this.pagesAsked++ > 0) {
-      this.thread ??= new ListThread(this.o.maxSockets);
-      if (this.thread.usable) {
-        if (signal) this._watchSignal(signal);
-        const page = await this.thread.list(request, signal);
-        if (this.o.stats) this.o.stats.threadPages++;
-        return page;
-      }
-    }
-    return parseListObjectsV2(await this._send(request, signal));
+    const thread = this._thread(signal);
+    if (!thread) return parseListObjectsV2(await this._send(request, signal));
+    const page = await thread.list(request, signal);
+    if (this.o.stats) this.o.stats.threadRequests++;
+    return page;
   }
 
   // One CopyObject with headers only (no REPLACE): the response's ETag, or FallBack.
   async copyObject(key, headers, signal) {
     const request = await this._signed('PUT', key, [], { ...headers });
     request.options.headers['content-length'] = '0';
-    const body = (await this._send(request, signal)).toString('utf8');
+    const thread = this._thread(signal);
+    let body;
+    if (thread) {
+      body = await thread.send(request, signal);
+      if (this.o.stats) this.o.stats.threadRequests++;
+    } else body = (await this._send(request, signal)).toString('utf8');
     // A 200 can carry an error in its body: let the SDK path see it.
     const m = /<CopyObjectResult[^>]*>[\s\S]*?<ETag>([^<]+)<\/ETag>/.exec(body);
     if (!m || body.indexOf('<Error>') >= 0) throw new FallBack('CopyObject answered without a result');
     return m[1].replace(/&quot;|&#34;/g, '"');
+  }
+
+  // The request thread for this request, or null to send it from here.
+  _thread(signal) {
+    if (!this.useThread || this.asked++ === 0) return null;
+    this.thread ??= new RequestThread(this.o.maxSockets);
+    if (!this.thread.usable) return null;
+    if (signal) this._watchSignal(signal);
+    return this.thread;
   }
 
   // A signed bodiless request, as fetchBody takes it.

@@ -112,7 +112,7 @@ class ItemSink {
   }
 }
 
-// Entries as a few columns, for the list thread: a structured clone of one joined string
+// Entries as a few columns, for the request thread: a structured clone of one joined string
 // and some typed arrays costs a fraction of a clone of a thousand objects.
 class ColumnSink {
   constructor() { this.keys = []; this.sizes = []; this.times = []; this.etags = []; this.classes = null; }

@@ -31,7 +31,7 @@ function openStore(options, role = 'source') {
       requestPayer: conn.requestPayer,
       credentials: conn.credentials,
       fastPaths: options.fastPaths,
-      listThread: options.listThread,
+      requestThread: options.requestThread,
       maxSockets: options.maxSockets,
       stats: options.stats,
     })

@@ -34,7 +34,7 @@ function toItem(c) {
 }
 
 class S3Store {
-  /** @param o {bucket, region, endpointUrl, profile, forcePathStyle, requestPayer, maxSockets, fastPaths, listThread, stats, client} */
+  /** @param o {bucket, region, endpointUrl, profile, forcePathStyle, requestPayer, maxSockets, fastPaths, requestThread, stats, client} */
   constructor(o) {
     this.type = 's3';
     this.delimiters = true; // listPage takes a delimiter and returns folders as prefixes
@@ -49,7 +49,7 @@ class S3Store {
     this.opened = null;
     this.fast = o.fastPaths === false || process.env.S3BLITZ_FAST_PATHS === '0' || o.client ? null : new FastList({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
-      maxSockets: o.maxSockets, listThread: o.listThread, stats: o.stats, client: () => this.client,
+      maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
   }
 

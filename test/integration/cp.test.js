@@ -40,9 +40,9 @@ describe('server-side cp of many awkward keys', () => {
     await s3client().send(new PutObjectCommand({ Bucket: src, Key: 'meta/x.bin', Body: 'hello', ContentType: 'application/x-custom', CacheControl: 'max-age=7', Metadata: { owner: 'data-team', 'a-b': 'ü' } }));
   }, 300000);
 
-  test.each([['lean', '1'], ['SDK', '0']])('every key arrives with its size, ETag, content type and metadata (%s path)', async (name, fast) => {
+  test.each([['lean', '1', '1'], ['lean, main thread only', '1', '0'], ['SDK', '0', '1']])('every key arrives with its size, ETag, content type and metadata (%s path)', async (name, fast, thread) => {
     const dst = await createBucket();
-    const { code, stderr, stdout } = await runCli(['cp', `s3://${src}`, `s3://${dst}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast } });
+    const { code, stderr, stdout } = await runCli(['cp', `s3://${src}`, `s3://${dst}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast, S3BLITZ_REQUEST_THREAD: thread } });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const r = JSON.parse(stdout);
@@ -58,6 +58,8 @@ describe('server-side cp of many awkward keys', () => {
     expect(h.Metadata.owner).toBe('data-team');
     expect(r.stats.requests.COPY).toBe(2001);
     expect(r.stats.retries).toBe(0);
+    // All but each store's first request went through the request thread (source: lists, target: copies).
+    expect(r.stats.threadRequests).toBe(fast === '1' && thread === '1' ? r.stats.requests.LIST - 1 + 2001 - 1 : 0);
   });
 
   test('--metadata implies REPLACE and keeps the other headers', async () => {

@@ -36,12 +36,12 @@ test('seeded set is large and adversarial', () => {
 });
 
 // Both request paths: the lean signed requests with their own parser, and the SDK's.
-// The lean path parses pages after the first on a list thread unless listThread is false.
-const PATHS = [['lean, list thread', { fastPaths: true }], ['lean, main thread only', { fastPaths: true, listThread: false }], ['SDK', { fastPaths: false }]];
-function expectPath(stats, { fastPaths, listThread }) {
+// The lean path parses pages after the first on the request thread unless requestThread is false.
+const PATHS = [['lean, request thread', { fastPaths: true }], ['lean, main thread only', { fastPaths: true, requestThread: false }], ['SDK', { fastPaths: false }]];
+function expectPath(stats, { fastPaths, requestThread }) {
   if (fastPaths) expect(stats.retries).toBe(0); // no page needed the SDK
-  if (fastPaths && listThread !== false) expect(stats.threadPages).toBe(stats.listRequests - 1); // all but a store's first
-  else expect(stats.threadPages).toBe(0);
+  if (fastPaths && requestThread !== false) expect(stats.threadRequests).toBe(stats.listRequests - 1); // all but a store's first
+  else expect(stats.threadRequests).toBe(0);
 }
 
 test.each(PATHS)('the library lists exactly the sequential listing, in order (%s)', async (name, paths) => {
@@ -82,7 +82,7 @@ test('--prefix, --start-after, --stop-at and their combinations', async () => {
 });
 
 test.each([['lean', '1', '1'], ['lean, main thread only', '1', '0'], ['SDK', '0', '1']])('CLI ls --json round-trips every key exactly (%s path)', async (name, fast, thread) => {
-  const { code, stdout, stderr } = await runCli(['ls', `s3://${bucket}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast, S3BLITZ_LIST_THREAD: thread } });
+  const { code, stdout, stderr } = await runCli(['ls', `s3://${bucket}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast, S3BLITZ_REQUEST_THREAD: thread } });
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const rows = stdout.trim().split('\n').map((l) => JSON.parse(l));

@@ -58,7 +58,7 @@ test('a response cut short is an error, not a short page', () => {
   expect(() => parseListObjectsV2(page('<Contents><Key>a</Key><Size>1</Size>'))).toThrow(/truncated/);
 });
 
-test('the list thread\'s columns make the same page as the direct parse', () => {
+test('the request thread\'s columns make the same page as the direct parse', () => {
   const entry = (k, extra = '') => `<Contents><Key>${k}</Key>${extra}<Size>${k.length}</Size></Contents>`;
   const long = '%F0%9F%98%80'.repeat(256); // a 1024-byte key
   const xml = page(

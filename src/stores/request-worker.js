@@ -1,6 +1,6 @@
 'use strict';
-// The list thread's side: sends the signed ListObjectsV2 requests it is given and parses
-// the answers into columns, so the main thread's core is left to the listing itself.
+// The request thread's side: sends the signed requests it is given; list pages are parsed
+// here into columns, other answers go back as text.
 const { parentPort } = require('worker_threads');
 const v8 = require('v8');
 const vm = require('vm');
@@ -27,6 +27,7 @@ parentPort.on('message', (m) => {
   agents ??= keepAliveAgents(m.maxSockets);
   fetchBody(m.request, agents, (req) => { inflight.set(m.id, req); req.on('close', () => inflight.delete(m.id)); })
     .then((buf) => {
+      if (m.op === 'send') { parentPort.postMessage({ id: m.id, text: buf.toString('utf8') }); return; }
       const page = parseListColumns(buf);
       const c = page.columns;
       parentPort.postMessage({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);

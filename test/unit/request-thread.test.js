@@ -1,5 +1,5 @@
 'use strict';
-// The list thread against a local HTTP server playing S3: pages after the first are fetched
+// The request thread against a local HTTP server playing S3: pages after the first are fetched
 // and parsed on the worker and arrive as the same items; a non-200 there still goes to the
 // SDK; an abort ends its requests at once; a dead thread leaves the main thread's path; and
 // an idle thread never keeps the process alive.
@@ -27,7 +27,14 @@ let server, seen, failNext, holdMs, closed;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
-    seen.push({ sdk: Boolean(req.headers['amz-sdk-invocation-id']) });
+    seen.push({ sdk: Boolean(req.headers['amz-sdk-invocation-id']), method: req.method, url: req.url, source: req.headers['x-amz-copy-source'] });
+    if (req.method === 'PUT') { // CopyObject: a result, or an error inside a 200
+      const body = u.pathname.endsWith('/bad') ? '<Error><Code>InternalError</Code></Error>'
+        : `<CopyObjectResult><LastModified>2024-06-01T00:00:00.000Z</LastModified><ETag>&quot;${decodeURIComponent(u.pathname).length}&quot;</ETag></CopyObjectResult>`;
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
     req.on('close', () => { if (!res.writableEnded) closed++; });
     if (failNext > 0 && !req.headers['amz-sdk-invocation-id']) {
       failNext--;
@@ -71,7 +78,7 @@ async function listAll(s, startAfter) {
 
 test('pages after the first come from the thread, identical to the main thread\'s', async () => {
   const threaded = store();
-  const plain = store({ listThread: false });
+  const plain = store({ requestThread: false });
   try {
     const a = await listAll(threaded);
     const b = await listAll(plain);
@@ -82,6 +89,19 @@ test('pages after the first come from the thread, identical to the main thread\'
     expect(plain.fast.thread).toBeNull();
     expect(seen.every((r) => !r.sdk)).toBe(true);
   } finally { threaded.destroy(); plain.destroy(); }
+});
+
+test('copies after the first go through the thread too; a 200 with an error body is a FallBack there as well', async () => {
+  const s = store();
+  try {
+    const copy = (key) => s.fast.copyObject(key, { 'x-amz-copy-source': `/src/${encodeURIComponent(key)}` });
+    expect(await copy('a/é 1')).toBe(`"${'/bkt/a/é 1'.length}"`);
+    expect(s.fast.thread).toBeNull(); // the first request never starts a thread
+    expect(await copy('a/b')).toBe('"8"');
+    await expect(copy('bad')).rejects.toThrow(/without a result/);
+    expect(s.stats.threadRequests).toBe(2);
+    expect(seen.map((r) => [r.method, r.source])).toEqual([['PUT', '/src/a%2F%C3%A9%201'], ['PUT', '/src/a%2Fb'], ['PUT', '/src/bad']]);
+  } finally { s.destroy(); }
 });
 
 test('a 503 answered to the thread goes to the SDK, which gets the page; counted as a retry and a throttle', async () => {
