@@ -3,7 +3,7 @@
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
 const { runAction, writeOut, apiExample } = require('./run');
-const { itemJson, itemLong, escapeKey, summaryText, statsText, isoDate } = require('./format');
+const { itemJson, itemLong, keyLines, summaryText, statsText, isoDate } = require('./format');
 const { Progress } = require('../progress');
 
 function common(cmd) {
@@ -45,10 +45,11 @@ function register(program) {
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const { example, libOpts } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
-      const fmt = opts.json ? itemJson : opts.long ? itemLong : (it) => escapeKey(it.Key);
+      const fmt = opts.json ? itemJson : opts.long ? itemLong : null;
       const listing = new lib.Listing(libOpts);
       try {
         for await (const page of listing.pages()) {
+          if (!fmt) { await writeOut(keyLines(page)); continue; }
           let text = '';
           for (const it of page) text += fmt(it) + '\n';
           await writeOut(text);

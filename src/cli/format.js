@@ -8,6 +8,21 @@ function escapeKey(key) {
   return /[\x00-\x1f\x7f]/.test(key) ? key.replace(/[\x00-\x1f\x7f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0')) : key;
 }
 
+// A page of keys, one per line, escaped like escapeKey: joined natively and checked once,
+// since control characters are rare (a key with a newline shows as one line too many).
+function keyLines(page) {
+  if (page.length === 0) return '';
+  const keys = new Array(page.length);
+  for (let i = 0; i < page.length; i++) keys[i] = page[i].Key;
+  const text = keys.join('\n') + '\n';
+  if (!/[\x00-\x09\x0b-\x1f\x7f]/.test(text)) {
+    let lines = 0;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+    if (lines === keys.length) return text;
+  }
+  return keys.map(escapeKey).join('\n') + '\n';
+}
+
 function humanBytes(n) {
   if (n === null || n === undefined) return '-';
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
@@ -96,4 +111,6 @@ function statsText(stats) {
     `${stats.retries ? `, retries ${stats.retries}` : ''}${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
 }
 
-module.exports = { escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine };
+module.exports = {
+  keyLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine,
+};

@@ -31,7 +31,7 @@ class FastList {
     if (bucket.includes(':')) return null;
     const obj = key === null || key === undefined ? '' : `/${key}`;
     if (endpointUrl) {
-      const u = new URL(endpointUrl);
+      const u = this.endpoint ??= new URL(endpointUrl);
       const base = u.pathname.replace(/\/$/, '');
       if (forcePathStyle !== false) return { url: u, host: u.host, path: `${base}/${bucket}${obj}` };
       return { url: u, host: `${bucket}.${u.host}`, path: `${base}${obj || '/'}` };

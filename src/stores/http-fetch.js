@@ -13,7 +13,10 @@ const TIMEOUT_MS = 120000;
 const MAX_PREALLOC = 16 << 20; // a length beyond this is not trusted with a buffer up front
 
 function keepAliveAgents(maxSockets) {
-  const o = { keepAlive: true, maxSockets: Math.max(64, (maxSockets || 100) + 16), scheduling: 'lifo' };
+  const n = Math.max(64, (maxSockets || 100) + 16);
+  // As many idle sockets kept as may be busy: Node's default of 256 closes the rest after
+  // each burst of hundreds of copies, and they are then opened again.
+  const o = { keepAlive: true, maxSockets: n, maxFreeSockets: n, scheduling: 'lifo' };
   return { http: new http.Agent(o), https: new https.Agent(o) };
 }
 

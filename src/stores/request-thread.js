@@ -8,6 +8,25 @@ const { Worker } = require('worker_threads');
 const { FallBack } = require('./http-fetch');
 const { pageFromColumns } = require('./list-parser');
 
+// A request as one flat array of strings and numbers, the cheapest shape to clone across
+// threads: [id, op, secure, hostname, port, method, path, name, value, ...]. A bare number
+// sent to the thread is the id of a request to cancel.
+function flatRequest(id, op, { secure, options: o }) {
+  const m = [id, op, secure ? 1 : 0, o.hostname, o.port, o.method, o.path];
+  for (const name in o.headers) m.push(name, o.headers[name]);
+  return m;
+}
+
+function unflatRequest(m) {
+  const headers = {};
+  for (let i = 7; i < m.length; i += 2) headers[m[i]] = m[i + 1];
+  const secure = m[2] === 1;
+  return {
+    id: m[0], op: m[1],
+    request: { secure, options: { protocol: secure ? 'https:' : 'http:', hostname: m[3], port: m[4], method: m[5], path: m[6], headers } },
+  };
+}
+
 class RequestThread {
   constructor(maxSockets) {
     this.maxSockets = maxSockets;
@@ -15,8 +34,11 @@ class RequestThread {
     this.nextId = 1;
     this.failed = null;
     this.pages = 0; // list pages answered here
-    // A small young generation: the thread's own objects are few and short-lived.
-    this.worker = new Worker(path.join(__dirname, 'request-worker.js'), { resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    // A young generation of 16 MB: the thread's own objects are short-lived, and a smaller
+    // one costs more scavenges than it saves memory.
+    this.worker = new Worker(path.join(__dirname, 'request-worker.js'), {
+      workerData: { maxSockets }, resourceLimits: { maxYoungGenerationSizeMb: 16 },
+    });
     // Held only while requests are out, so an idle thread never keeps the process alive.
     this.worker.unref();
     this.worker.on('message', (m) => this._answer(m));
@@ -39,7 +61,7 @@ class RequestThread {
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject, signal });
-      this.worker.postMessage({ id, op, request, maxSockets: this.maxSockets });
+      this.worker.postMessage(flatRequest(id, op, request));
     });
   }
 
@@ -49,7 +71,7 @@ class RequestThread {
       if (p.signal !== signal) continue;
       this._settle(id);
       p.reject(signal.reason);
-      this.worker.postMessage({ cancel: id });
+      this.worker.postMessage(id); // cancel it there
     }
   }
 
@@ -59,6 +81,7 @@ class RequestThread {
   }
 
   _answer(m) {
+    if (Array.isArray(m)) m = { id: m[0], text: m[1] };
     const p = this.pending.get(m.id);
     if (!p) return; // aborted meanwhile
     this._settle(m.id);
@@ -83,4 +106,4 @@ class RequestThread {
   }
 }
 
-module.exports = { RequestThread };
+module.exports = { RequestThread, flatRequest, unflatRequest };

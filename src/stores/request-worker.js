@@ -1,11 +1,12 @@
 'use strict';
 // The request thread's side: sends the signed requests it is given; list pages are parsed
 // here into columns, other answers go back as text.
-const { parentPort } = require('worker_threads');
+const { parentPort, workerData } = require('worker_threads');
 const v8 = require('v8');
 const vm = require('vm');
 const { fetchBody, keepAliveAgents, FallBack } = require('./http-fetch');
 const { parseListColumns } = require('./list-parser');
+const { unflatRequest } = require('./request-thread');
 
 let agents = null;
 
@@ -18,22 +19,25 @@ const COLLECT_EVERY = 16 << 20;
 let received = 0;
 const inflight = new Map();
 
-parentPort.on('message', (m) => {
-  if (m.cancel !== undefined) {
-    const req = inflight.get(m.cancel);
-    if (req) req.destroy();
-    return;
-  }
-  agents ??= keepAliveAgents(m.maxSockets);
+function reply(m, buffers) { parentPort.postMessage(m, buffers); }
+
+function start(msg) {
+  const m = unflatRequest(msg);
+  agents ??= keepAliveAgents(workerData.maxSockets);
   fetchBody(m.request, agents, (req) => { inflight.set(m.id, req); req.on('close', () => inflight.delete(m.id)); })
     .then((buf) => {
-      if (m.op === 'send') { parentPort.postMessage({ id: m.id, text: buf.toString('utf8') }); return; }
+      if (m.op === 'send') { reply([m.id, buf.toString('utf8')]); return; }
       const page = parseListColumns(buf);
       const c = page.columns;
-      parentPort.postMessage({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);
+      reply({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);
       if ((received += buf.length) > COLLECT_EVERY) { received = 0; collect(); }
     }, (err) => {
-      parentPort.postMessage(err instanceof FallBack ? { id: m.id, fallback: err.message, status: err.status } : { id: m.id, error: err.message });
+      reply(err instanceof FallBack ? { id: m.id, fallback: err.message, status: err.status } : { id: m.id, error: err.message });
     })
-    .catch((err) => parentPort.postMessage({ id: m.id, error: err.message })); // a page that would not parse
+    .catch((err) => reply({ id: m.id, error: err.message })); // a page that would not parse
+}
+
+parentPort.on('message', (m) => {
+  if (typeof m !== 'number') start(m);
+  else if (inflight.has(m)) inflight.get(m).destroy(); // cancelled
 });
