@@ -56,6 +56,7 @@ class FolderWalk {
     this.out = [];
     this.buffered = 0; // keys held in parts, not yet handed to the output
     this.fanout = []; // entries per delimiter page, by folder depth
+    this.leafParentsLeft = 0; // leaf parents found and not yet started
     this.error = null;
     this.stopped = false;
     this.finished = false;
@@ -207,7 +208,10 @@ class FolderWalk {
     if (this.error || this.finished) return;
     const parts = this.parts;
     const gate = this.gate;
-    let pending = parts.length - this.head;
+    // Parts that still have work: finished ones stay in the list until the head (in key
+    // order) passes them, and counting those would keep leaf parents closed to the end.
+    let pending = 0;
+    for (let i = this.head; i < parts.length; i++) if (!parts[i].done) pending++;
     let held = 0;
     // A consumer that has not taken the pages already here (a copy queue that is full)
     // slows the walk: nothing new starts until it catches up.
@@ -218,12 +222,16 @@ class FolderWalk {
       if (p.kind === 'folder') {
         if (gate.inflight >= gate.limit) break;
         // Folders two or more levels above the leaves are always opened (one request each
-        // shows where their big subfolders are); leaf parents only while slots would idle.
+        // shows where their big subfolders are). Leaf parents are opened while slots would
+        // idle, and once the leaf parents left, each read one page after another, would
+        // not fill the slots: read so, the last of them would run alone for many round
+        // trips. Ordered output waits for the first unfinished part, so there every folder
+        // above the leaves is opened: one-page parts keep the head moving.
         const depth = slashes(p.prefix, this.range.prefix.length);
         const fan = this.fanout[depth] || 2;
-        // Ordered output waits for the first unfinished part, so there every folder
-        // above the leaves is opened: one-page parts keep the head moving.
-        const open = depth < this.leafDepth - 1 || (depth < this.leafDepth && (this.ordered || pending + fan - 1 <= this.concurrency));
+        if (depth === this.leafDepth - 1) this.leafParentsLeft--;
+        const open = depth < this.leafDepth - 1 || (depth < this.leafDepth && (this.ordered ||
+          pending + fan - 1 <= this.concurrency || (this.leafParentsLeft + 1) * fan <= this.concurrency));
         if (open) {
           parts[i] = { kind: 'level', prefix: p.prefix, startAfter: undefined, token: undefined, busy: false, done: false };
           pending += fan - 1;
@@ -332,6 +340,7 @@ class FolderWalk {
     for (const f of page.prefixes || []) entries.push({ key: f, folder: true });
     entries.sort((a, b) => compareKeys(a.key, b.key));
     const added = [];
+    const depth = slashes(p.prefix, r.prefix.length);
     let keys = null;
     let end = !page.truncated;
     for (const e of entries) {
@@ -347,13 +356,13 @@ class FolderWalk {
         if (skip && compareKeys(e.key, skip) <= 0) throw new FatalError('the store answered a folder listing out of order; rerun with --sequential');
         keys = null;
         added.push({ kind: 'folder', prefix: e.key });
+        if (slashes(e.key, r.prefix.length) === this.leafDepth - 1) this.leafParentsLeft++;
       } else {
         if (!keys) { keys = { kind: 'keys', items: [] }; added.push(keys); }
         keys.items.push(e.item);
         this.stats.keysUnique++;
       }
     }
-    const depth = slashes(p.prefix, r.prefix.length);
     if (this.fanout[depth] === undefined && entries.length) this.fanout[depth] = entries.length;
     const at = this.parts.indexOf(p);
     p.busy = false;

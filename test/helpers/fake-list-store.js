@@ -15,7 +15,9 @@ function makeRng(seed) {
 }
 
 class FakeListStore {
-  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, unordered = false, ignoreStartAfter = false, maxKeys = 1000 } = {}) {
+  // rounds: every request waits for the next round, and all requests made meanwhile are
+  // answered together, like S3 at a fixed latency; `round` then counts round trips.
+  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000 } = {}) {
     const sorted = utf8Sort(keys);
     this.bufs = sorted.map((x) => x[0]);
     this.keys = sorted.map((x) => x[1]);
@@ -28,6 +30,22 @@ class FakeListStore {
     this.maxKeys = maxKeys;
     this.requests = 0;
     this.delimiters = true;
+    this.rounds = rounds;
+    this.round = 0;
+    this.waiting = [];
+  }
+
+  _nextRound() {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      if (this.waiting.length > 1) return;
+      setTimeout(() => {
+        this.round++;
+        const go = this.waiting;
+        this.waiting = [];
+        for (const f of go) f();
+      }, 2);
+    });
   }
 
   // Index of the first key > startAfter (by bytes).
@@ -45,7 +63,8 @@ class FakeListStore {
 
   async listPage({ prefix = '', startAfter, continuationToken, delimiter }) {
     this.requests++;
-    if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
+    if (this.rounds) await this._nextRound();
+    else if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
     else if (this.jitter) await new Promise((r) => (this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
     let i = continuationToken !== undefined ? Number(continuationToken)
       : Math.max(this.ignoreStartAfter ? 0 : this._after(startAfter), prefix ? this._prefixStart(prefix) : 0);
