@@ -57,6 +57,10 @@ class FolderWalk {
     this.buffered = 0; // keys held in parts, not yet handed to the output
     this.fanout = []; // entries per delimiter page, by folder depth
     this.leafParentsLeft = 0; // leaf parents found and not yet started
+    // Where pages ended inside the first leaf parent read whole, relative to it: the other
+    // leaf parents are read with these as split points instead of being opened.
+    this.template = null;
+    this.sample = null; // {prefix, left: child folders not yet read, ends}
     this.error = null;
     this.stopped = false;
     this.finished = false;
@@ -163,16 +167,18 @@ class FolderWalk {
     }
   }
 
-  _listerPart(prefix, after) {
+  _listerPart(prefix, after, splitPoints) {
     const r = this.range;
     return {
       kind: 'lister',
       prefix,
+      ends: [], // the last key of each page
       lister: new ParallelLister(this.store, {
         ...this.options,
         prefix,
         startAfter: after,
         stopAt: r.stop,
+        splitPoints,
         gate: this.gate,
         stats: this.stats,
         maxQueuedPages: 1,
@@ -229,7 +235,14 @@ class FolderWalk {
         // above the leaves is opened: one-page parts keep the head moving.
         const depth = slashes(p.prefix, this.range.prefix.length);
         const fan = this.fanout[depth] || 2;
-        if (depth === this.leafDepth - 1) this.leafParentsLeft--;
+        if (depth === this.leafDepth - 1) {
+          this.leafParentsLeft--;
+          if (this.template) { // read like its sibling, all pages at once, no folder listing
+            parts[i] = this._listerPart(p.prefix, undefined, this.template.map((k) => p.prefix + k));
+            i--;
+            continue;
+          }
+        }
         const open = depth < this.leafDepth - 1 || (depth < this.leafDepth && (this.ordered ||
           pending + fan - 1 <= this.concurrency || (this.leafParentsLeft + 1) * fan <= this.concurrency));
         if (open) {
@@ -307,6 +320,7 @@ class FolderWalk {
   async _pull(p) {
     try {
       for await (const page of p.lister.pages()) {
+        if (page.length) p.ends.push(page[page.length - 1].Key);
         p.buf.push(page);
         p.held += page.length;
         this.buffered += page.length;
@@ -315,11 +329,23 @@ class FolderWalk {
       }
       p.done = true;
       if (!p.lister.complete) this.stopped = true; // its request budget ran out; it said so
-
+      this._learn(p);
     } catch (err) {
       this._fail(err);
     }
     this._drive();
+  }
+
+  // A finished child of the sample leaf parent; the last one makes the template.
+  _learn(p) {
+    const t = this.sample;
+    if (!t || !t.left.delete(p.prefix)) return;
+    t.ends.push(...p.ends);
+    if (t.left.size) return;
+    this.sample = null;
+    const ends = t.ends.sort(compareKeys);
+    ends.pop(); // the folder's own end
+    if (ends.length) this.template = ends.map((k) => k.slice(t.prefix.length));
   }
 
   _readLevel(p) {
@@ -366,6 +392,11 @@ class FolderWalk {
     if (this.fanout[depth] === undefined && entries.length) this.fanout[depth] = entries.length;
     const at = this.parts.indexOf(p);
     p.busy = false;
+    // A sample is a leaf parent read whole: all of its children are ahead.
+    if (end && depth === this.leafDepth - 1 && p.startAfter === undefined && !p.token && !this.template && !this.sample) {
+      const left = new Set(added.filter((a) => a.kind === 'folder').map((a) => a.prefix));
+      if (left.size) this.sample = { prefix: p.prefix, left, ends: [] };
+    }
     if (end) { p.done = true; this.parts.splice(at, 1, ...added); } else {
       p.token = page.nextToken;
       if (!p.token) throw new FatalError('the store said the folder listing is truncated but gave no continuation token');

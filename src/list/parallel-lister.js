@@ -97,7 +97,7 @@ class ParallelLister {
   /**
    * @param store object with listPage({prefix, startAfter, continuationToken, signal})
    * @param options {prefix, startAfter, stopAt, listConcurrency, maxListRequests,
-   *   ordered, reorderWindow, minPagesPerRange, signal, stats, log, gate}
+   *   ordered, reorderWindow, minPagesPerRange, signal, stats, log, gate, splitPoints}
    *   gate: request slots shared with other listers ({limit, inflight, demand, released()})
    */
   constructor(store, options = {}) {
@@ -129,6 +129,10 @@ class ParallelLister {
     this.active = 1; // segments not done
     this.gate = options.gate || null;
     if (this.gate) this.gate.demand++;
+    // Split points known in advance (where a sibling folder's pages ended): guesses like
+    // any other, not counted against the split budget.
+    const seeds = (options.splitPoints || []).filter((k) => inRange(this.range, k) && k !== this.range.stop);
+    if (seeds.length) this._split(0, seeds, undefined, false);
     this.out = [];
     this.error = null;
     this.stopped = false; // request budget spent or aborted
@@ -422,7 +426,7 @@ class ParallelLister {
     }
   }
 
-  _split(idx, points, tailGallop) {
+  _split(idx, points, tailGallop, counted = true) {
     points = points.filter(acceptableStartAfter);
     if (!points.length) return;
     const seg = this.segs[idx];
@@ -437,7 +441,7 @@ class ParallelLister {
     this.segs.splice(idx + 1, 0, ...added);
     this.active += added.length;
     if (this.gate && !this.leftGate) this.gate.demand += added.length;
-    this.stats.splits += added.length;
+    if (counted) this.stats.splits += added.length;
   }
 
   _emit(i, chunk) {

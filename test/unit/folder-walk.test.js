@@ -102,6 +102,44 @@ describe('FolderWalk exactly-once', () => {
     }
   });
 
+  test('leaf parents after the first are read with its page ends as split points, not opened', async () => {
+    // logs/dNN/host-N/: 40 day folders of 6 host folders of exactly one page.
+    const keys = [];
+    for (let d = 0; d < 40; d++) for (let h = 0; h < 6; h++) {
+      for (let p = 0; p < 1000; p++) keys.push(`logs/d${String(d).padStart(2, '0')}/host-${h}/${String(p).padStart(4, '0')}`);
+    }
+    for (const ordered of [true, false]) {
+      const walk = await check(keys, {}, {}, { ordered, listConcurrency: 16 });
+      expect(walk.stats.overlap).toBe(0);
+      // 240 leaf pages; few day folders are opened before the first one read whole teaches
+      // the rest where their pages end.
+      // (Ordered, every one of the 40 would be opened without it.)
+      expect(walk.stats.folderListings).toBeLessThanOrEqual(20);
+      expect(walk.stats.listRequests).toBeLessThanOrEqual(240 + 20 + 1);
+    }
+  });
+
+  test('a template that fits the later folders badly still lists each key exactly once', async () => {
+    // The first day teaches host-0..host-3 of 1000 keys; later days have other hosts,
+    // other sizes, keys between the folders and folders named just past the guessed ones.
+    const r = prng(99);
+    const keys = [];
+    for (let h = 0; h < 4; h++) for (let p = 0; p < 1000; p++) keys.push(`logs/d00/host-${h}/${String(p).padStart(4, '0')}`);
+    for (let d = 1; d < 25; d++) {
+      const day = `logs/d${String(d).padStart(2, '0')}/`;
+      for (const host of ['host-0', 'host-0a', 'host-1', 'host-15', 'host-3', 'host-9', 'é'].filter(() => r.int(3))) {
+        const n = [0, 1, 999, 1000, 1001, 2500][r.int(6)];
+        for (let p = 0; p < n; p++) keys.push(`${day}${host}/${String(p).padStart(4, '0')}`);
+        if (r.int(2)) keys.push(`${day}${host}.txt`, `${day}${host}`);
+      }
+    }
+    for (const [i, range] of [{}, { startAfter: 'logs/d07/host-1/0500' }, { stopAt: 'logs/d19/host-15/0999' }, randomRange(keys, r)].entries()) {
+      for (const ordered of [true, false]) {
+        await check(keys, range, { seed: i + 1, shortPageRate: i === 3 ? 0.2 : 0 }, { ordered, listConcurrency: 1 + r.int(60) });
+      }
+    }
+  });
+
   test('unordered, the last leaf parents are opened, so none is read host after host at the end', async () => {
     // logs/dNNN/host-N/: 125 day folders of 8 one-page host folders, 100 requests at once,
     // as in the benchmark. A day folder read without opening it takes 8 round trips; started
