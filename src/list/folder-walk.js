@@ -36,6 +36,11 @@ function slashes(s, from) {
   return n;
 }
 
+// A copy of a key that does not keep alive the page string it was sliced from.
+function own(key) {
+  return Buffer.from(key, 'utf8').toString('utf8');
+}
+
 class FolderWalk {
   /** Options as for ParallelLister, plus folders: false to never walk folders. */
   constructor(store, options = {}) {
@@ -161,7 +166,7 @@ class FolderWalk {
       if (this.signal) this.signal.removeEventListener('abort', onAbort);
       this.stopped = true;
       for (const p of this.parts) {
-        if (p.kind === 'lister') p.lister.stopped = true; // the consumer left: start nothing more
+        if (p.kind === 'lister' && p.lister) p.lister.stopped = true; // the consumer left: start nothing more
         if (p.resume) p.resume();
       }
     }
@@ -172,7 +177,7 @@ class FolderWalk {
     return {
       kind: 'lister',
       prefix,
-      ends: [], // the last key of each page
+      ends: [], // the last key of each page, while a sample's child
       lister: new ParallelLister(this.store, {
         ...this.options,
         prefix,
@@ -269,7 +274,7 @@ class FolderWalk {
     this._emit();
     if (this.head >= parts.length && gate.inflight === 0 && !this.finished) {
       this.finished = true;
-      this.complete = !this.stopped && parts.every((p) => p.kind !== 'lister' || p.lister.complete);
+      this.complete = !this.stopped && parts.every((p) => p.kind !== 'lister' || p.complete);
     }
     if (this.stopped && gate.inflight === 0 && !this.finished) {
       // Stopped early (--max-list-requests): hand out what arrived, then end incomplete.
@@ -320,7 +325,7 @@ class FolderWalk {
   async _pull(p) {
     try {
       for await (const page of p.lister.pages()) {
-        if (page.length) p.ends.push(page[page.length - 1].Key);
+        if (page.length && this.sample && this.sample.left.has(p.prefix)) p.ends.push(own(page[page.length - 1].Key));
         p.buf.push(page);
         p.held += page.length;
         this.buffered += page.length;
@@ -328,7 +333,11 @@ class FolderWalk {
         while (this._mustWait(p)) await new Promise((resolve) => { p.resume = resolve; });
       }
       p.done = true;
-      if (!p.lister.complete) this.stopped = true; // its request budget ran out; it said so
+      p.complete = p.lister.complete;
+      if (!p.complete) this.stopped = true; // its request budget ran out; it said so
+      // Its segments' cursors are keys sliced from its pages: a finished part that kept its
+      // lister until the head passes would keep a page of keys alive per segment.
+      p.lister = null;
       this._learn(p);
     } catch (err) {
       this._fail(err);

@@ -116,6 +116,9 @@ describe('FolderWalk exactly-once', () => {
       // (Ordered, every one of the 40 would be opened without it.)
       expect(walk.stats.folderListings).toBeLessThanOrEqual(20);
       expect(walk.stats.listRequests).toBeLessThanOrEqual(240 + 20 + 1);
+      // Finished parts let go of their listers, whose segment cursors are keys sliced from
+      // whole pages (keeping them was 565 MB instead of 207 MB in a 10M-key summarize).
+      expect(walk.parts.filter((p) => p.kind === 'lister' && p.lister !== null)).toEqual([]);
     }
   });
 
