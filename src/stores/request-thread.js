@@ -29,7 +29,6 @@ function unflatRequest(m) {
 
 class RequestThread {
   constructor(maxSockets) {
-    this.maxSockets = maxSockets;
     this.pending = new Map(); // id -> {resolve, reject, signal}
     this.nextId = 1;
     this.failed = null;
