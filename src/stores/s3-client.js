@@ -2,8 +2,7 @@
 // Builds S3 clients: endpoint, region, profile, the standard credential chain, and a
 // keep-alive socket pool as large as the concurrency (the SDK's default handler allows
 // 50 sockets, which silently caps parallel requests).
-const http = require('http');
-const https = require('https');
+const { keepAliveAgents } = require('./http-fetch');
 
 // The SDK warns once per process on Node < 22 that future releases will need Node 22.
 // This release supports Node 20 (see package.json engines), so that notice is not for
@@ -23,8 +22,7 @@ function endpointFromEnv(env = process.env) {
  */
 function createS3Client(o = {}) {
   const endpoint = o.endpointUrl || endpointFromEnv();
-  const maxSockets = Math.max(64, (o.maxSockets || 100) + 16);
-  const agentOpts = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' };
+  const agents = keepAliveAgents(o.maxSockets);
   const config = {
     region: o.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || undefined,
     endpoint,
@@ -35,8 +33,8 @@ function createS3Client(o = {}) {
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: o.maxAttempts || 5,
     requestHandler: new NodeHttpHandler({
-      httpAgent: new http.Agent(agentOpts),
-      httpsAgent: new https.Agent(agentOpts),
+      httpAgent: agents.http,
+      httpsAgent: agents.https,
       connectionTimeout: o.connectionTimeout || 10000,
       requestTimeout: o.requestTimeout || 300000,
     }),
