@@ -17,6 +17,7 @@ const { compareKeys } = require('../keys/order');
 const { normalizeRange } = require('./range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
+const { ItemChunk, chunkOf } = require('./chunks');
 
 const DELIMITER = '/';
 
@@ -77,10 +78,15 @@ class FolderWalk {
   get inflight() { return this.lister ? this.lister.inflight : this.gate.inflight; }
 
   async *items() {
-    for await (const page of this.pages()) yield* page;
+    for await (const chunk of this.chunks()) yield* chunk.toItems();
   }
 
   async *pages() {
+    for await (const chunk of this.chunks()) yield chunk.toItems();
+  }
+
+  // Chunks of entries (see chunks.js), in key order unless unordered.
+  async *chunks() {
     const r = this.range;
     const o = this.options;
     if (r.empty || o.sequential || o.folders === false || this.store.delimiters !== true) {
@@ -90,29 +96,29 @@ class FolderWalk {
     if (this.maxRequests < 2) { yield* this._delegate({}); return; }
     // The first page, plain: a small listing ends here, and its keys show the layout.
     const first = await this._request({ prefix: r.prefix, startAfter: r.after || undefined });
-    const items = first.items;
+    const chunk = chunkOf(first);
     if (!pageInOrder(first, r.after, r.prefix)) {
       // Let the ParallelLister find out what is wrong and fall back to a sequential walk.
       yield* this._delegate({});
       return;
     }
-    let n = items.length;
-    while (n > 0 && r.stop !== null && compareKeys(items[n - 1].Key, r.stop) > 0) n--;
+    let n = chunk.length;
+    while (n > 0 && r.stop !== null && compareKeys(chunk.key(n - 1), r.stop) > 0) n--;
     this.stats.keysUnique += n;
-    this.stats.overlap += items.length - n;
-    if (n) yield n === items.length ? items : items.slice(0, n);
-    if (first.truncated && items.length === 0) { yield* this._delegate({}); return; } // let it judge
-    if (!first.truncated || n < items.length || items[n - 1].Key === r.stop) { this.complete = true; return; }
-    const last = items[n - 1].Key;
+    this.stats.overlap += chunk.length - n;
+    if (n) yield n === chunk.length ? chunk : chunk.slice(0, n);
+    if (first.truncated && chunk.length === 0) { yield* this._delegate({}); return; } // let it judge
+    const last = n ? chunk.key(n - 1) : null;
+    if (!first.truncated || n < chunk.length || last === r.stop) { this.complete = true; return; }
     // The page (past any folder markers, 'logs/', 'logs/2024/') inside its middle key's own
     // folder: leaf folders hold a page or more, so reading each with its own Prefix wastes
     // little (each ends with one short page).
     let k0 = 0;
-    while (k0 < Math.min(n - 1, 16) && items[k0].Key.endsWith(DELIMITER)) k0++;
-    const mid = items[n >> 1].Key;
+    while (k0 < Math.min(n - 1, 16) && chunk.key(k0).endsWith(DELIMITER)) k0++;
+    const mid = chunk.key(n >> 1);
     const cut = mid.lastIndexOf(DELIMITER);
     const own = cut >= r.prefix.length ? mid.slice(0, cut + 1) : null;
-    const leaf = own && items[k0].Key.startsWith(own) && last.startsWith(own) ? own : null;
+    const leaf = own && chunk.key(k0).startsWith(own) && last.startsWith(own) ? own : null;
     // Ordered output waits on its first unfinished part: a walk helps it only where
     // folders split into one-folder parts (two levels or more), not into multi-page leaves.
     if (!leaf || (this.ordered && slashes(leaf, r.prefix.length) < 2)) {
@@ -127,7 +133,7 @@ class FolderWalk {
     this.lister = new ParallelLister(this.store, {
       ...this.options, prefix: r.prefix, startAfter: r.after, stopAt: r.stop, ...range, stats: this.stats,
     });
-    yield* this.lister.pages();
+    yield* this.lister.chunks();
     this.complete = this.lister.complete;
   }
 
@@ -153,9 +159,9 @@ class FolderWalk {
       for (;;) {
         if (this.error) throw this.error;
         if (this.out.length) {
-          const page = this.out.shift();
+          const chunk = this.out.shift();
           this._drive();
-          yield page;
+          yield chunk;
           continue;
         }
         if (this.finished) break;
@@ -208,7 +214,7 @@ class FolderWalk {
     if (args.delimiter) this.stats.folderListings++;
     return this.store.listPage({ ...args, signal: this.signal }).then((page) => {
       this.stats.pages++;
-      this.stats.keysReturned += page.items.length;
+      this.stats.keysReturned += chunkOf(page).length;
       return page;
     });
   }
@@ -290,7 +296,7 @@ class FolderWalk {
   }
 
   _take(p) {
-    if (p.kind === 'keys') { this.out.push(p.items); p.items = []; return; }
+    if (p.kind === 'keys') { this.out.push(new ItemChunk(p.items)); p.items = []; return; }
     if (p.kind !== 'lister') return;
     for (const page of p.buf) this.out.push(page);
     this.buffered -= p.held;
@@ -324,11 +330,11 @@ class FolderWalk {
 
   async _pull(p) {
     try {
-      for await (const page of p.lister.pages()) {
-        if (page.length && this.sample && this.sample.left.has(p.prefix)) p.ends.push(own(page[page.length - 1].Key));
-        p.buf.push(page);
-        p.held += page.length;
-        this.buffered += page.length;
+      for await (const chunk of p.lister.chunks()) {
+        if (chunk.length && this.sample && this.sample.left.has(p.prefix)) p.ends.push(own(chunk.key(chunk.length - 1)));
+        p.buf.push(chunk);
+        p.held += chunk.length;
+        this.buffered += chunk.length;
         this._drive();
         while (this._mustWait(p)) await new Promise((resolve) => { p.resume = resolve; });
       }
@@ -371,7 +377,7 @@ class FolderWalk {
     const r = this.range;
     const skip = p.startAfter; // the key the walk started after: its folders are read already
     const entries = [];
-    for (const item of page.items) entries.push({ key: item.Key, item });
+    for (const item of chunkOf(page).toItems()) entries.push({ key: item.Key, item });
     for (const f of page.prefixes || []) entries.push({ key: f, folder: true });
     entries.sort((a, b) => compareKeys(a.key, b.key));
     const added = [];

@@ -62,13 +62,15 @@ class Listing {
         log: this.log,
       });
       this.progress.inflight = () => this.lister.inflight;
-      source = this.lister.pages();
+      source = this.lister.chunks();
     } else {
       source = this.store.pages(this.range, { signal });
     }
     const filter = this.filter;
     const match = this.match;
-    for await (let page of source) {
+    for await (const chunk of source) {
+      // Items are made here, as the consumer takes them (see chunks.js).
+      let page = Array.isArray(chunk) ? chunk : chunk.toItems();
       if (match || filter) page = this._filter(page, match, filter);
       this.progress.tick(page);
       if (page.length) yield page;

@@ -13,6 +13,7 @@ const { UniformKeySpace } = require('../keys/uniform-keyspace');
 const { normalizeRange, inRange } = require('./range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
+const { ItemChunk, chunkOf } = require('./chunks');
 
 const PAGE = 1000;
 const MAX_TRUST = 64;
@@ -43,10 +44,10 @@ function compareAscii(a, b) { return a === b ? 0 : a < b ? -1 : 1; }
 // operator.
 function pageInOrder(page, after, prefix) {
   const cmp = page.ascii ? compareAscii : compareKeys;
-  const items = page.items;
+  const chunk = chunkOf(page);
   let prev = after;
-  for (let k = 0; k < items.length; k++) {
-    const key = items[k].Key;
+  for (let k = 0; k < chunk.length; k++) {
+    const key = chunk.key(k);
     if ((prev !== '' || k > 0) && cmp(key, prev) <= 0) return false;
     if (prefix && !key.startsWith(prefix)) return false;
     prev = key;
@@ -142,7 +143,13 @@ class ParallelLister {
     this.yielded = 0;
   }
 
+  // Pages of items, as every listing hands them out.
   async *pages() {
+    for await (const chunk of this.chunks()) yield chunk.toItems();
+  }
+
+  // The same as chunks (see chunks.js): items not made yet.
+  async *chunks() {
     if (this.range.empty || this.sequential) this._leaveGate();
     if (this.range.empty) { this.complete = true; return; }
     if (this.sequential) { yield* this._sequential(); return; }
@@ -186,7 +193,7 @@ class ParallelLister {
   }
 
   async *items() {
-    for await (const page of this.pages()) yield* page;
+    for await (const chunk of this.chunks()) yield* chunk.toItems();
   }
 
   _notify() {
@@ -272,8 +279,8 @@ class ParallelLister {
   }
 
   _onPage(seg, after, page) {
-    const items = page.items;
-    const n = items.length;
+    const chunk = chunkOf(page);
+    const n = chunk.length;
     const st = this.stats;
     st.pages++;
     st.keysReturned += n;
@@ -283,8 +290,9 @@ class ParallelLister {
       if (++st.emptyTruncated > 100) throw new FatalError('the store keeps returning empty truncated pages');
     }
     // A few keys of every page teach the key-space model where keys lie.
-    for (let k = 0; k < n; k += 97) this.space.learn(items[k].Key);
-    if (n > 0 && (st.pages & 7) === 1) this.wide.learn(items[n - 1].Key);
+    for (let k = 0; k < n; k += 97) this.space.learn(chunk.key(k));
+    const last = n > 0 ? chunk.key(n - 1) : after;
+    if (n > 0 && (st.pages & 7) === 1) this.wide.learn(last);
 
     const segs = this.segs;
     let i = this._indexFor(after);
@@ -293,14 +301,14 @@ class ParallelLister {
     while (k < n && i < segs.length) {
       const s = segs[i];
       let chunkStart = -1, chunkEnd = -1;
-      if (!s.done && cmp(items[k].Key, s.cursor) > 0 && (s.end === null || cmp(items[n - 1].Key, s.end) <= 0)) {
+      if (!s.done && cmp(chunk.key(k), s.cursor) > 0 && (s.end === null || cmp(last, s.end) <= 0)) {
         // The rest of the page, verified increasing, lies inside this segment past its cursor.
         chunkStart = k;
         chunkEnd = k = n;
-        s.cursor = items[n - 1].Key;
+        s.cursor = last;
       }
       for (; k < n; k++) {
-        const key = items[k].Key;
+        const key = chunk.key(k);
         if (s.end !== null && cmp(key, s.end) > 0) break;
         if (s.done || cmp(key, s.cursor) <= 0) { st.overlap++; continue; }
         if (chunkStart < 0) chunkStart = k;
@@ -308,8 +316,8 @@ class ParallelLister {
         s.cursor = key;
       }
       if (chunkStart >= 0) {
-        if (s === seg) { ownFirst = items[chunkStart].Key; ownLast = items[chunkEnd - 1].Key; ownCount = chunkEnd - chunkStart; }
-        this._emit(i, chunkStart === 0 && chunkEnd === n ? items : items.slice(chunkStart, chunkEnd));
+        if (s === seg) { ownFirst = chunk.key(chunkStart); ownLast = chunk.key(chunkEnd - 1); ownCount = chunkEnd - chunkStart; }
+        this._emit(i, chunkStart === 0 && chunkEnd === n ? chunk : chunk.slice(chunkStart, chunkEnd));
       }
       if (k < n || (s.end !== null && s.cursor === s.end)) { this._finish(s); i++; } // covered to its end
       if (k >= n) break;
@@ -320,10 +328,9 @@ class ParallelLister {
     }
     if (!page.truncated) {
       // Nothing exists after this page's last key.
-      const last = n ? items[n - 1].Key : after;
       for (let j = last === '' ? 0 : this._indexFor(last); j < segs.length; j++) this._finish(segs[j]);
     }
-    if (seg.fresh && !seg.done) this._judgeLanding(seg, after, items);
+    if (seg.fresh && !seg.done) this._judgeLanding(seg, after, chunk);
     seg.fresh = false;
     if (!seg.done && page.truncated && ownCount >= PAGE / 2 && segs.includes(seg)) this._plan(seg, ownFirst, ownLast, ownCount);
     if (this.ordered) this._flush();
@@ -339,15 +346,15 @@ class ParallelLister {
 
   // A split's first page tells whether the guess behind it was good: a first key close
   // to the split point means the range really is dense there.
-  _judgeLanding(seg, after, items) {
+  _judgeLanding(seg, after, chunk) {
     const parent = seg.parent;
     seg.parent = null;
-    if (!parent || items.length < 2) return;
-    const first = items[0].Key, last = items[items.length - 1].Key;
+    if (!parent || chunk.length < 2) return;
+    const first = chunk.key(0), last = chunk.key(chunk.length - 1);
     const ctx = commonPrefix(after, last);
     const sp = this.space;
     const fa = sp.frac(after, ctx), f1 = sp.frac(first, ctx), fl = sp.frac(last, ctx);
-    const perKey = (fl - f1) / (items.length - 1);
+    const perKey = (fl - f1) / (chunk.length - 1);
     const gapKeys = perKey > 0 ? (f1 - fa) / perKey : (f1 > fa ? Infinity : 0);
     if (gapKeys <= 2 * PAGE) {
       seg.trust = Math.min(MAX_TRUST, Math.max(1, seg.trust) * 2);
@@ -510,14 +517,15 @@ class ParallelLister {
       const page = await this.store.listPage({ prefix, startAfter: first ? after || undefined : undefined, continuationToken: token, signal: this.signal });
       first = false;
       this.stats.pages++;
-      this.stats.keysReturned += page.items.length;
+      const all = chunkOf(page).toItems();
+      this.stats.keysReturned += all.length;
       // Filter rather than cut: this path also serves stores that list out of order.
-      const items = page.items.filter((it) => inRange(this.range, it.Key));
-      const pastStop = stop !== null && page.items.length > 0 && isIncreasing(page.items) &&
-        compareKeys(page.items[page.items.length - 1].Key, stop) > 0;
+      const items = all.filter((it) => inRange(this.range, it.Key));
+      const pastStop = stop !== null && all.length > 0 && isIncreasing(all) &&
+        compareKeys(all[all.length - 1].Key, stop) > 0;
       if (pastStop) page.truncated = false;
       this.stats.keysUnique += items.length;
-      if (items.length) yield items;
+      if (items.length) yield new ItemChunk(items);
       if (!page.truncated) break;
       token = page.nextToken;
       if (!token) throw new FatalError('the store said the listing is truncated but gave no continuation token');

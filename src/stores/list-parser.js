@@ -5,6 +5,7 @@
 // one string of the whole response: V8 keeps a string that size in its large-object space
 // until a full collection, and every key sliced from it would keep all of it alive.
 const { isAscii } = require('buffer');
+const { ColumnChunk } = require('../list/chunks');
 
 // A field outside the entries (a flag, a token, a folder), as a small string of its own.
 function between(buf, open, close, from, to, encoding = 'latin1') {
@@ -38,34 +39,45 @@ const T_CPrefix = Buffer.from('</Prefix>');
 
 const PIECE = 48 * 1024;
 
-// Start of a field's text in x (between pos and end), or -1.
-function at(x, open, pos, end) {
-  const i = x.indexOf(open, pos);
-  return i < 0 || i >= end ? -1 : i + open.length;
+// Needles of at most six characters: V8 searches those linearly, while a longer one may
+// switch to Boyer-Moore-Horspool, which builds a 256-entry table on every call.
+const O_CONTENTS = '<Conte'; // <Contents>
+const C_CONTENTS = '</Cont';
+
+// Where an entry's field starts (its opening tag). S3 sends the fields in one order, each
+// right where the one before ended (c), so that is looked at first; otherwise the field
+// is searched for in the rest of the entry and then in all of it.
+function find(x, needle, c, pos) {
+  const i = x.indexOf(needle, c);
+  if (i === c) return i;
+  const close = x.indexOf(C_CONTENTS, c); // c is inside the entry: this is its end
+  if (i >= 0 && (i < close || close < 0)) return i;
+  const j = x.indexOf(needle, pos);
+  return j >= 0 && j < c ? j : -1;
 }
 
-function field(x, open, close, pos, end) {
-  const start = at(x, open, pos, end);
-  if (start < 0) return null;
-  const j = x.indexOf(close, start);
-  return j < 0 || j > end ? null : x.slice(start, j);
+// &quot; at i.
+function isQuot(x, i) {
+  return x.charCodeAt(i) === 38 && x.charCodeAt(i + 1) === 113 && x.charCodeAt(i + 2) === 117 &&
+    x.charCodeAt(i + 3) === 111 && x.charCodeAt(i + 4) === 116 && x.charCodeAt(i + 5) === 59;
+}
+
+// STANDARD< at i.
+function isStandard(x, i) {
+  return x.charCodeAt(i) === 83 && x.charCodeAt(i + 1) === 84 && x.charCodeAt(i + 2) === 65 && x.charCodeAt(i + 3) === 78 &&
+    x.charCodeAt(i + 4) === 68 && x.charCodeAt(i + 5) === 65 && x.charCodeAt(i + 6) === 82 && x.charCodeAt(i + 7) === 68 &&
+    x.charCodeAt(i + 8) === 60;
 }
 
 // A decimal Size read in place: no string for it.
-function sizeAt(x, pos, end) {
-  const start = at(x, '<Size>', pos, end);
-  if (start < 0) return 0;
+function sizeAt(x, start) {
   let n = 0;
-  for (let k = start; k < end; k++) {
+  for (let k = start; ; k++) {
     const c = x.charCodeAt(k);
-    if (c < 48 || c > 57) break;
+    if (!(c >= 48 && c <= 57)) return n;
     n = n * 10 + (c - 48);
   }
-  return n;
 }
-
-const LM = '<LastModified>';
-const SC = '<StorageClass>';
 
 // Every <Contents> entry of a piece that holds whole entries, handed to sink.add; false when
 // a key is not plain ASCII (it had %-escapes). Fields that repeat (timestamps, STANDARD) are
@@ -73,43 +85,52 @@ const SC = '<StorageClass>';
 function parseEntries(x, sink) {
   let ascii = true;
   let lmText = null, lmTime = NaN;
-  for (let pos = x.indexOf('<Contents>'); pos >= 0;) {
-    const end = x.indexOf('</Contents>', pos);
-    if (end < 0) throw new Error('truncated ListObjectsV2 response');
-    const key = field(x, '<Key>', '</Key>', pos, end);
-    if (key === null) throw new Error('a ListObjectsV2 entry has no Key');
+  for (let pos = x.indexOf(O_CONTENTS); pos >= 0;) {
+    let c = pos + 10; // past <Contents>
+    const k = find(x, '<Key>', c, pos);
+    const ke = k < 0 ? -1 : x.indexOf('</Key>', k);
+    if (ke < 0) throw new Error('a ListObjectsV2 entry has no Key');
+    const key = x.slice(k + 5, ke);
     if (ascii && key.indexOf('%') >= 0) ascii = false;
+    c = ke + 6;
     let time = NaN;
-    const lm = at(x, LM, pos, end);
+    const lm = find(x, '<LastM', c, pos); // <LastModified>
     if (lm >= 0) {
+      const t = lm + 14;
       // Neighbours often share a timestamp: parse each distinct one once.
-      if (lmText === null || !x.startsWith(lmText, lm) || x.charCodeAt(lm + lmText.length) !== 60) {
-        lmText = field(x, LM, '</LastModified>', pos, end);
+      if (lmText === null || x.charCodeAt(t + lmText.length) !== 60 || x.slice(t, t + lmText.length) !== lmText) {
+        lmText = x.slice(t, x.indexOf('<', t));
         lmTime = Date.parse(lmText);
       }
       time = lmTime;
+      if (lm >= c) c = t + lmText.length + 15; // </LastModified>
     }
-    const etag = field(x, '<ETag>', '</ETag>', pos, end);
-    const sc = at(x, SC, pos, end);
-    sink.add(
-      decodeUrlKey(key),
-      sizeAt(x, pos, end),
-      time,
-      etag === null ? undefined : etag.startsWith('&quot;') && etag.endsWith('&quot;') && etag.indexOf('&', 6) === etag.length - 6
-        ? `"${etag.slice(6, -6)}"` : decodeEntities(etag),
-      sc < 0 || x.startsWith('STANDARD<', sc) ? 'STANDARD' : field(x, SC, '</StorageClass>', pos, end) || 'STANDARD',
-    );
-    pos = x.indexOf('<Contents>', end);
+    let etag;
+    const e = find(x, '<ETag>', c, pos);
+    if (e >= 0) {
+      const ee = x.indexOf('</ETag', e);
+      if (ee < 0) throw new Error('truncated ListObjectsV2 response');
+      // The usual &quot;hex&quot;: one string for it, without a pass for entities.
+      etag = isQuot(x, e + 6) && isQuot(x, ee - 6) && x.indexOf('&', e + 12) === ee - 6
+        ? `"${x.slice(e + 12, ee - 6)}"` : decodeEntities(x.slice(e + 6, ee));
+      if (e >= c) c = ee + 7;
+    }
+    const s = find(x, '<Size>', c, pos);
+    const size = s < 0 ? 0 : sizeAt(x, s + 6);
+    if (s >= c) c = s + 6;
+    const sc = find(x, '<Stora', c, pos); // <StorageClass>
+    let storageClass = 'STANDARD';
+    if (sc >= 0) {
+      if (!isStandard(x, sc + 14)) {
+        const se = x.indexOf('<', sc + 14);
+        if (se > sc + 14) storageClass = x.slice(sc + 14, se);
+      }
+      if (sc >= c) c = sc + 14;
+    }
+    sink.add(decodeUrlKey(key), size, time, etag, storageClass);
+    pos = x.indexOf(O_CONTENTS, c);
   }
   return ascii;
-}
-
-// Entries as the items every store lists: {Key, Size, LastModified, ETag, StorageClass}.
-class ItemSink {
-  constructor() { this.items = []; }
-  add(key, size, time, etag, storageClass) {
-    this.items.push({ Key: key, Size: size, LastModified: time === time ? new Date(time) : undefined, ETag: etag, StorageClass: storageClass });
-  }
 }
 
 // Entries as a few columns, for the request thread: a structured clone of one joined string
@@ -140,26 +161,6 @@ function ends(strings) {
   let n = 0;
   for (let i = 0; i < strings.length; i++) out[i] = n += strings[i].length;
   return out;
-}
-
-// The items of a ColumnSink's columns, on the thread that consumes them.
-function itemsFromColumns(c) {
-  const n = c.sizes.length;
-  const items = new Array(n);
-  let k0 = 0, e0 = 0;
-  for (let i = 0; i < n; i++) {
-    const k1 = c.keyEnds[i], e1 = c.etagEnds[i], t = c.times[i];
-    items[i] = {
-      Key: c.keys.slice(k0, k1),
-      Size: c.sizes[i],
-      LastModified: t === t ? new Date(t) : undefined,
-      ETag: e1 > e0 ? c.etags.slice(e0, e1) : undefined,
-      StorageClass: c.classes ? c.classes[i] : 'STANDARD',
-    };
-    k0 = k1;
-    e0 = e1;
-  }
-  return items;
 }
 
 // The page's entries go to sink; the rest of the page is returned.
@@ -209,14 +210,7 @@ function parseInto(input, sink) {
   return page;
 }
 
-// A page of items: {items, prefixes, truncated, nextToken, ascii}.
-function parseListObjectsV2(input) {
-  const sink = new ItemSink();
-  const page = parseInto(input, sink);
-  return { items: sink.items, ...page };
-}
-
-// The same page with its entries as columns (see ColumnSink); pageFromColumns makes it a page.
+// The entries as columns (see ColumnSink), the shape the request thread sends back.
 function parseListColumns(input) {
   const sink = new ColumnSink();
   const page = parseInto(input, sink);
@@ -224,9 +218,16 @@ function parseListColumns(input) {
   return page;
 }
 
-function pageFromColumns(page) {
-  const { columns, ...rest } = page;
-  return { items: itemsFromColumns(columns), ...rest };
+// A page as the listers take it, {chunk, prefixes, truncated, nextToken, ascii}: its
+// entries stay columns until a consumer asks for items.
+function pageFromColumns({ columns, ...page }) {
+  page.chunk = new ColumnChunk(columns);
+  Object.defineProperty(page, 'items', { get() { return this.chunk.toItems(); }, enumerable: false });
+  return page;
+}
+
+function parseListObjectsV2(input) {
+  return pageFromColumns(parseListColumns(input));
 }
 
 module.exports = { parseListObjectsV2, parseListColumns, pageFromColumns, decodeUrlKey, decodeEntities };

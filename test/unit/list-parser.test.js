@@ -19,7 +19,10 @@ test('parses entries, url-decoded keys (+ is a space), quoted ETags, sizes and d
 });
 
 test('an empty page, and a truncated flag after the entries', () => {
-  expect(parseListObjectsV2(page(''))).toEqual({ items: [], prefixes: undefined, truncated: false, nextToken: undefined, ascii: true });
+  const empty = parseListObjectsV2(page(''));
+  expect(empty.items).toEqual([]);
+  expect(empty.chunk.length).toBe(0);
+  expect({ ...empty, chunk: undefined }).toEqual({ chunk: undefined, prefixes: undefined, truncated: false, nextToken: undefined, ascii: true });
   const xml = '<ListBucketResult><Contents><Key>k</Key><Size>1</Size></Contents><IsTruncated>true</IsTruncated></ListBucketResult>';
   expect(parseListObjectsV2(xml)).toMatchObject({ truncated: true, items: [{ Key: 'k', Size: 1, StorageClass: 'STANDARD' }] });
 });
@@ -58,7 +61,7 @@ test('a response cut short is an error, not a short page', () => {
   expect(() => parseListObjectsV2(page('<Contents><Key>a</Key><Size>1</Size>'))).toThrow(/truncated/);
 });
 
-test('the request thread\'s columns make the same page as the direct parse', () => {
+test('columns cloned across threads make the same page', () => {
   const entry = (k, extra = '') => `<Contents><Key>${k}</Key>${extra}<Size>${k.length}</Size></Contents>`;
   const long = '%F0%9F%98%80'.repeat(256); // a 1024-byte key
   const xml = page(
@@ -71,7 +74,8 @@ test('the request thread\'s columns make the same page as the direct parse', () 
     '<NextContinuationToken>t</NextContinuationToken><IsTruncated>true</IsTruncated>');
   const direct = parseListObjectsV2(xml);
   const viaColumns = pageFromColumns(structuredClone(parseListColumns(xml)));
-  expect(viaColumns).toEqual(direct);
+  expect(viaColumns.items).toEqual(direct.items);
+  expect({ ...viaColumns, chunk: 0 }).toEqual({ ...direct, chunk: 0 });
   expect(direct.items.map((i) => [i.Key, i.StorageClass])).toEqual([['a b', 'STANDARD'], ['no-etag-no-date', 'STANDARD'],
     ['café', 'GLACIER'], ['😀'.repeat(256), 'DEEP_ARCHIVE'], ['\u0001', 'STANDARD']]);
   expect(direct.items[1].ETag).toBeUndefined();
@@ -79,9 +83,12 @@ test('the request thread\'s columns make the same page as the direct parse', () 
   expect(viaColumns.items[2].ETag).toBe('"a&b"');
   // A plain page: all STANDARD, no folders, and the empty page.
   const plain = page(Array.from({ length: 1001 }, (_, i) => entry(`k${i}`, '<LastModified>2024-06-01T00:00:00.000Z</LastModified><ETag>&quot;e&quot;</ETag>')).join(''));
-  expect(pageFromColumns(structuredClone(parseListColumns(plain)))).toEqual(parseListObjectsV2(plain));
+  const plainItems = parseListObjectsV2(plain).items;
+  expect(plainItems).toHaveLength(1001);
+  expect(pageFromColumns(structuredClone(parseListColumns(plain))).items).toEqual(plainItems);
+  expect(plainItems[1000]).toEqual({ Key: 'k1000', Size: 5, LastModified: new Date('2024-06-01T00:00:00.000Z'), ETag: '"e"', StorageClass: 'STANDARD' });
   expect(parseListColumns(plain).columns.classes).toBeNull();
-  expect(pageFromColumns(structuredClone(parseListColumns(page(''))))).toEqual(parseListObjectsV2(page('')));
+  expect(pageFromColumns(structuredClone(parseListColumns(page('')))).items).toEqual([]);
 });
 
 test('SigV4: the documented example signature (GET object, AWS SigV4 test values)', () => {
@@ -95,4 +102,47 @@ test('SigV4: the documented example signature (GET object, AWS SigV4 test values
   expect(out.headers.authorization).toBe('AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, ' +
     'SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41');
   expect(uriEncode("a b+c/d*(!)'é", true)).toBe('a%20b%2Bc/d%2A%28%21%29%27%C3%A9');
+});
+
+// The parser reads S3's field order in one pass; every other layout must parse the same.
+// A reference that reads each entry on its own, by regular expressions:
+function referenceItems(xml) {
+  const decode = (s) => s.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return [...xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)].map(([, e]) => {
+    const f = (name) => { const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(e); return m ? m[1] : undefined; };
+    const lm = f('LastModified');
+    return {
+      Key: decodeURIComponent(f('Key').replace(/\+/g, ' ')),
+      Size: f('Size') === undefined ? 0 : Number(f('Size')),
+      LastModified: lm === undefined ? undefined : new Date(lm),
+      ETag: f('ETag') === undefined ? undefined : decode(f('ETag')),
+      StorageClass: f('StorageClass') || 'STANDARD',
+    };
+  });
+}
+
+test('entries in any field order, with fields missing, extra or spaced out, parse like each on its own', () => {
+  let seed = 7;
+  const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const extras = ['<ChecksumAlgorithm>CRC64NVME</ChecksumAlgorithm>', '<ChecksumType>FULL_OBJECT</ChecksumType>',
+    '<Owner><ID>abc</ID><DisplayName>me</DisplayName></Owner>', '<RestoreStatus><IsRestoreInProgress>false</IsRestoreInProgress></RestoreStatus>'];
+  for (let round = 0; round < 200; round++) {
+    let body = '';
+    for (let i = 0; i < 1 + rnd(12); i++) {
+      const fields = [
+        `<Key>k${round}-${i}${rnd(4) === 0 ? '%C3%A9+x' : ''}</Key>`,
+        rnd(4) ? `<LastModified>2024-06-0${1 + rnd(3)}T00:00:0${rnd(3)}.000Z</LastModified>` : null,
+        rnd(4) ? (rnd(5) ? `<ETag>&quot;e${rnd(9)}&quot;</ETag>` : '<ETag>&quot;a&amp;b&quot;</ETag>') : null,
+        rnd(5) ? `<Size>${rnd(3) ? rnd(100000) : 0}</Size>` : null,
+        rnd(3) ? `<StorageClass>${['STANDARD', 'GLACIER', 'STANDARD_IA'][rnd(3)]}</StorageClass>` : null,
+        rnd(3) ? null : extras[rnd(extras.length)],
+        rnd(4) ? null : extras[rnd(extras.length)],
+      ].filter(Boolean);
+      if (rnd(3) === 0) fields.sort(() => rnd(3) - 1); // another order
+      const gap = rnd(4) === 0 ? '\n  ' : '';
+      body += `<Contents>${gap}${fields.join(gap)}${gap}</Contents>${gap}`;
+    }
+    const xml = page(body);
+    expect(parseListObjectsV2(xml).items).toEqual(referenceItems(xml));
+  }
 });

@@ -1,0 +1,54 @@
+'use strict';
+const { ItemChunk, ColumnChunk, chunkOf } = require('../../src/list/chunks');
+const { parseListColumns } = require('../../src/stores/list-parser');
+
+const entry = (k, extra = '') => `<Contents><Key>${k}</Key>${extra}<Size>${k.length}</Size></Contents>`;
+const xml = (body) => `<?xml version="1.0"?><ListBucketResult>${body}<IsTruncated>false</IsTruncated></ListBucketResult>`;
+
+// One page of every kind of entry: unicode, a 1024-byte key, no ETag, no date, other classes.
+const KEYS = ['a', 'caf%C3%A9', '%F0%9F%98%80'.repeat(256), 'no-etag', 'z'];
+const page = xml(KEYS.map((k, i) => entry(k, [
+  '<LastModified>2024-06-01T00:00:00.000Z</LastModified><ETag>&quot;e0&quot;</ETag>',
+  '<LastModified>2024-06-02T00:00:00.000Z</LastModified><ETag>&quot;e1&quot;</ETag><StorageClass>GLACIER</StorageClass>',
+  '<ETag>&quot;e2-3&quot;</ETag>',
+  '<LastModified>2024-06-03T00:00:00.000Z</LastModified>',
+  '<LastModified>2024-06-04T00:00:00.000Z</LastModified><ETag>&quot;e4&quot;</ETag>',
+][i])).join(''));
+const DECODED = ['a', 'café', '😀'.repeat(256), 'no-etag', 'z'];
+
+test('a column chunk and an item chunk of the same entries agree on keys, slices and items', () => {
+  const cols = new ColumnChunk(structuredClone(parseListColumns(page).columns));
+  const items = cols.toItems();
+  expect(items.map((i) => i.Key)).toEqual(DECODED);
+  expect(items[1]).toEqual({ Key: 'café', Size: 9, LastModified: new Date('2024-06-02T00:00:00.000Z'), ETag: '"e1"', StorageClass: 'GLACIER' });
+  expect(items[2].LastModified).toBeUndefined();
+  expect(items[3].ETag).toBeUndefined();
+  const plain = new ItemChunk(items);
+  for (const c of [cols, plain]) {
+    expect(c.length).toBe(5);
+    expect(Array.from({ length: c.length }, (_, i) => c.key(i))).toEqual(DECODED);
+    // Every sub-range, including empty ones and slices of slices.
+    for (let a = 0; a <= 5; a++) {
+      for (let b = a; b <= 5; b++) {
+        const s = c.slice(a, b);
+        expect(s.length).toBe(b - a);
+        expect(s.toItems()).toEqual(items.slice(a, b));
+        if (b - a >= 2) {
+          expect(s.slice(1).toItems()).toEqual(items.slice(a + 1, b));
+          expect(s.key(1)).toBe(DECODED[a + 1]);
+        }
+      }
+    }
+  }
+  // Items are new objects every time: a consumer that changes one changes no other page.
+  expect(cols.toItems()[0]).not.toBe(items[0]);
+});
+
+test('chunkOf wraps a plain page once and keeps a page\'s own chunk', () => {
+  const p = { items: [{ Key: 'k' }], truncated: false };
+  const c = chunkOf(p);
+  expect(c).toBeInstanceOf(ItemChunk);
+  expect(chunkOf(p)).toBe(c);
+  const own = new ColumnChunk(parseListColumns(xml(entry('x'))).columns);
+  expect(chunkOf({ chunk: own })).toBe(own);
+});
