@@ -7,7 +7,7 @@
 // retries and messages stay the SDK's.
 const { Signer } = require('./sigv4');
 const { parseListObjectsV2 } = require('./list-parser');
-const { FallBack, fetchBody, keepAliveAgents } = require('./http-fetch');
+const { HttpPool, FallBack } = require('./http-pool');
 const { RequestThread } = require('./request-thread');
 
 class FastList {
@@ -17,7 +17,7 @@ class FastList {
     this.signer = new Signer('s3');
     this.inflight = new Set();
     this.watched = new WeakSet();
-    this.agents = keepAliveAgents(o.maxSockets);
+    this.pool = new HttpPool(o.maxSockets);
     // Requests after the first go to a request thread (requestThread: false keeps them here),
     // so a one-page listing never starts one.
     this.useThread = o.requestThread !== false && process.env.S3BLITZ_REQUEST_THREAD !== '0';
@@ -83,7 +83,7 @@ class FastList {
     return this.thread;
   }
 
-  // A signed bodiless request, as fetchBody takes it.
+  // A signed bodiless request, as HttpPool#fetch takes it.
   async _signed(method, key, query, headers) {
     const client = this.o.client();
     const [credentials, region] = await Promise.all([client.config.credentials(), client.config.region()]);
@@ -107,10 +107,10 @@ class FastList {
   _send(request, signal) {
     if (signal && signal.aborted) return Promise.reject(signal.reason);
     if (signal) this._watchSignal(signal);
-    return fetchBody(request, this.agents, signal ? (req) => {
-      this.inflight.add(req);
-      req.on('close', () => this.inflight.delete(req));
-    } : null, signal);
+    let call = null;
+    const done = this.pool.fetch(request, signal ? (c) => { call = c; this.inflight.add(c); } : null);
+    if (!call) return done;
+    return done.finally(() => this.inflight.delete(call)).catch((err) => { throw signal.aborted ? signal.reason : err; });
   }
 
   // One abort listener per signal for all requests: thousands of listeners on one
@@ -125,8 +125,7 @@ class FastList {
   }
 
   destroy() {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.pool.destroy();
     if (this.thread) this.thread.destroy();
   }
 }

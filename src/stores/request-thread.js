@@ -5,7 +5,7 @@
 // second core. Pages come back as columns (list-parser), other answers as text.
 const path = require('path');
 const { Worker } = require('worker_threads');
-const { FallBack } = require('./http-fetch');
+const { FallBack } = require('./http-pool');
 const { pageFromColumns } = require('./list-parser');
 
 // A request as one flat array of strings and numbers, the cheapest shape to clone across
@@ -47,7 +47,7 @@ class RequestThread {
 
   get usable() { return this.failed === null; }
 
-  /** request: {secure, options} as fetchBody takes it. Resolves to a page of items. */
+  /** request: {secure, options} as HttpPool#fetch takes it. Resolves to a page (list-parser). */
   list(request, signal) { return this._post('list', request, signal); }
 
   /** The same request, answered with its body as text. */

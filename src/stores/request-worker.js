@@ -4,11 +4,11 @@
 const { parentPort, workerData } = require('worker_threads');
 const v8 = require('v8');
 const vm = require('vm');
-const { fetchBody, keepAliveAgents, FallBack } = require('./http-fetch');
+const { HttpPool, FallBack } = require('./http-pool');
 const { parseListColumns } = require('./list-parser');
 const { unflatRequest } = require('./request-thread');
 
-let agents = null;
+let pool = null;
 
 // Almost all of this thread's garbage is socket buffers. V8 counts them as external memory
 // and collects them by itself only after some 64 MB, on top of a burst of pages in flight;
@@ -23,8 +23,9 @@ function reply(m, buffers) { parentPort.postMessage(m, buffers); }
 
 function start(msg) {
   const m = unflatRequest(msg);
-  agents ??= keepAliveAgents(workerData.maxSockets);
-  fetchBody(m.request, agents, (req) => { inflight.set(m.id, req); req.on('close', () => inflight.delete(m.id)); })
+  pool ??= new HttpPool(workerData.maxSockets);
+  pool.fetch(m.request, (call) => inflight.set(m.id, call))
+    .finally(() => inflight.delete(m.id))
     .then((buf) => {
       if (m.op === 'send') { reply([m.id, buf.toString('utf8')]); return; }
       const page = parseListColumns(buf);

@@ -2,7 +2,8 @@
 // Builds S3 clients: endpoint, region, profile, the standard credential chain, and a
 // keep-alive socket pool as large as the concurrency (the SDK's default handler allows
 // 50 sockets, which silently caps parallel requests).
-const { keepAliveAgents } = require('./http-fetch');
+const http = require('http');
+const https = require('https');
 
 // The SDK warns once per process on Node < 22 that future releases will need Node 22.
 // This release supports Node 20 (see package.json engines), so that notice is not for
@@ -12,6 +13,14 @@ if (process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED === undefined) 
 }
 const { S3Client } = require('@aws-sdk/client-s3');
 const { NodeHttpHandler } = require('@smithy/node-http-handler');
+
+function keepAliveAgents(maxSockets) {
+  const n = Math.max(64, (maxSockets || 100) + 16);
+  // As many idle sockets kept as may be busy: Node's default of 256 closes the rest after
+  // each burst of hundreds of copies, and they are then opened again.
+  const o = { keepAlive: true, maxSockets: n, maxFreeSockets: n, scheduling: 'lifo' };
+  return { http: new http.Agent(o), https: new https.Agent(o) };
+}
 
 function endpointFromEnv(env = process.env) {
   return env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
