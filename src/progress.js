@@ -25,9 +25,10 @@ class Progress {
     this.drawn = false;
   }
 
-  tick(page) {
-    this.items += page.length;
-    for (let i = 0; i < page.length; i++) this.bytes += page[i].Size || 0;
+  /** chunk: a run of listed entries (list/chunks.js). */
+  tick(chunk) {
+    this.items += chunk.length;
+    this.bytes += chunk.bytes();
     this.maybeReport();
   }
 

@@ -3,7 +3,7 @@
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
 const { runAction, writeOut, apiExample } = require('./run');
-const { itemJson, itemLong, keyLines, summaryText, statsText, isoDate } = require('./format');
+const { itemJson, itemLong, chunkLines, summaryText, statsText, isoDate } = require('./format');
 const { Progress } = require('../progress');
 
 function common(cmd) {
@@ -48,10 +48,10 @@ function register(program) {
       const fmt = opts.json ? itemJson : opts.long ? itemLong : null;
       const listing = new lib.Listing(libOpts);
       try {
-        for await (const page of listing.pages()) {
-          if (!fmt) { await writeOut(keyLines(page)); continue; }
+        for await (const chunk of listing.chunks()) {
+          if (!fmt) { await writeOut(chunkLines(chunk)); continue; }
           let text = '';
-          for (const it of page) text += fmt(it) + '\n';
+          for (const it of chunk.toItems()) text += fmt(it) + '\n';
           await writeOut(text);
         }
       } finally { listing.close(); }

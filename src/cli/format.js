@@ -23,6 +23,13 @@ function keyLines(page) {
   return keys.map(escapeKey).join('\n') + '\n';
 }
 
+// A chunk of listed entries (list/chunks.js) as keyLines prints it: straight from the
+// columns when no key needs escaping.
+function chunkLines(chunk) {
+  const text = chunk.text();
+  return text !== null ? text : keyLines(chunk.toItems());
+}
+
 function humanBytes(n) {
   if (n === null || n === undefined) return '-';
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
@@ -112,5 +119,5 @@ function statsText(stats) {
 }
 
 module.exports = {
-  keyLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine,
+  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine,
 };

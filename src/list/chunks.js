@@ -1,9 +1,10 @@
 'use strict';
 // A run of listed entries in key order: what moves through the listers between a store's
-// page and the listing's output. The listers read only keys; items are made when the
-// listing hands a chunk out. A page from the lean path stays in its columns until then:
-// pages wait (in flight, for order, in queues) long enough to outlive young collections,
-// and a waiting page of columns is a few objects where a page of items is four per key.
+// page and the listing's output. The listers read only keys; items are made when a
+// consumer asks for them, and consumers that need only some fields (ls, summarize) read
+// those. A page from the lean path stays in its columns until then: pages wait (in flight,
+// for order, in queues) long enough to outlive young collections, and a waiting page of
+// columns is a few objects where a page of items is four per key.
 
 class ItemChunk {
   constructor(items) {
@@ -13,14 +14,30 @@ class ItemChunk {
 
   key(i) { return this.items[i].Key; }
 
+  size(i) { return this.items[i].Size; }
+
+  time(i) { const d = this.items[i].LastModified; return d ? +d : NaN; }
+
+  storageClass(i) { return this.items[i].StorageClass; }
+
+  bytes() {
+    let n = 0;
+    for (let i = 0; i < this.items.length; i++) n += this.items[i].Size || 0;
+    return n;
+  }
+
+  // The keys, one per line, when they need no escaping; null: ask the items.
+  text() { return null; }
+
   slice(from, to) { return new ItemChunk(this.items.slice(from, to)); }
 
   toItems() { return this.items; }
 }
 
-// Columns as list-parser's ColumnSink makes them: one joined key string with the end of
-// each key, the same for ETags ('' for none), sizes and times (NaN for none) as typed
-// arrays, storage classes (null when all are STANDARD).
+// Columns as list-parser's ColumnSink makes them: the keys joined with newlines and where
+// each ends, plain when they print as they are; the ETags joined ('' for none) and where
+// each ends; sizes and times (NaN for none) as typed arrays; storage classes (null when
+// all are STANDARD).
 class ColumnChunk {
   constructor(columns, from = 0, to = columns.sizes.length) {
     this.c = columns;
@@ -31,7 +48,26 @@ class ColumnChunk {
   key(i) {
     const c = this.c;
     const j = this.from + i;
-    return c.keys.slice(j === 0 ? 0 : c.keyEnds[j - 1], c.keyEnds[j]);
+    return c.keys.slice(j === 0 ? 0 : c.keyEnds[j - 1] + 1, c.keyEnds[j]);
+  }
+
+  size(i) { return this.c.sizes[this.from + i]; }
+
+  time(i) { return this.c.times[this.from + i]; }
+
+  storageClass(i) { return this.c.classes ? this.c.classes[this.from + i] : 'STANDARD'; }
+
+  bytes() {
+    let n = 0;
+    for (let j = this.from, end = this.from + this.length; j < end; j++) n += this.c.sizes[j];
+    return n;
+  }
+
+  text() {
+    const c = this.c;
+    if (!c.plain || this.length === 0) return this.length === 0 ? '' : null;
+    const j = this.from;
+    return c.keys.slice(j === 0 ? 0 : c.keyEnds[j - 1] + 1, c.keyEnds[j + this.length - 1]) + '\n';
   }
 
   slice(from, to = this.length) { return new ColumnChunk(this.c, this.from + from, this.from + Math.min(to, this.length)); }
@@ -42,7 +78,7 @@ class ColumnChunk {
     const n = this.length;
     const items = new Array(n);
     let j = this.from;
-    let k0 = j === 0 ? 0 : c.keyEnds[j - 1], e0 = j === 0 ? 0 : c.etagEnds[j - 1];
+    let k0 = j === 0 ? 0 : c.keyEnds[j - 1] + 1, e0 = j === 0 ? 0 : c.etagEnds[j - 1];
     for (let i = 0; i < n; i++, j++) {
       const k1 = c.keyEnds[j], e1 = c.etagEnds[j], t = c.times[j];
       items[i] = {
@@ -52,7 +88,7 @@ class ColumnChunk {
         ETag: e1 > e0 ? c.etags.slice(e0, e1) : undefined,
         StorageClass: c.classes ? c.classes[j] : 'STANDARD',
       };
-      k0 = k1;
+      k0 = k1 + 1;
       e0 = e1;
     }
     return items;

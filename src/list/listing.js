@@ -8,6 +8,7 @@ const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
 const { FatalError, UsageError } = require('../errors');
 const { Progress } = require('../progress');
+const { ItemChunk } = require('./chunks');
 const { runSignal } = require('../signal');
 
 function positiveInt(value, name, { allowZero = false } = {}) {
@@ -41,7 +42,8 @@ class Listing {
     this.log = options.log || (() => {});
   }
 
-  async *pages() {
+  // The listing as chunks (see chunks.js), for consumers that read only some fields.
+  async *chunks() {
     await this.store.open();
     const { signal } = this;
     let source;
@@ -68,14 +70,18 @@ class Listing {
     }
     const filter = this.filter;
     const match = this.match;
-    for await (const chunk of source) {
-      // Items are made here, as the consumer takes them (see chunks.js).
-      let page = Array.isArray(chunk) ? chunk : chunk.toItems();
-      if (match || filter) page = this._filter(page, match, filter);
-      this.progress.tick(page);
-      if (page.length) yield page;
+    for await (let chunk of source) {
+      if (Array.isArray(chunk)) chunk = new ItemChunk(chunk);
+      if (match || filter) chunk = new ItemChunk(this._filter(chunk.toItems(), match, filter));
+      this.progress.tick(chunk);
+      if (chunk.length) yield chunk;
     }
     this.complete = this.lister ? this.lister.complete : true;
+  }
+
+  // Pages of items. Items are made here, as the consumer takes them (see chunks.js).
+  async *pages() {
+    for await (const chunk of this.chunks()) yield chunk.toItems();
   }
 
   _filter(page, match, filter) {

@@ -41,10 +41,17 @@ function compareAscii(a, b) { return a === b ? 0 : a < b ? -1 : 1; }
 
 // Trust but verify: a page is strictly increasing, after StartAfter, inside the prefix.
 // Keys of ASCII only (the lean parser marks such pages) compare correctly with the native
-// operator.
+// operator. A page the parser saw increasing (sorted) needs only its ends checked: keys
+// between two keys with the prefix have it too.
 function pageInOrder(page, after, prefix) {
   const cmp = page.ascii ? compareAscii : compareKeys;
   const chunk = chunkOf(page);
+  if (page.sorted && page.ascii) {
+    const n = chunk.length;
+    if (n === 0) return true;
+    const first = chunk.key(0);
+    return (after === '' || cmp(first, after) > 0) && (!prefix || (first.startsWith(prefix) && chunk.key(n - 1).startsWith(prefix)));
+  }
   let prev = after;
   for (let k = 0; k < chunk.length; k++) {
     const key = chunk.key(k);

@@ -30,7 +30,7 @@ function summarize(options = {}) {
   // Order does not matter to a summary: pages are taken as they arrive, nothing held back.
   return withListing({ unordered: true, ...options }, async (listing) => {
     const summary = new Summary({ summarizeFolders: Boolean(options.summarizeFolders), depth, top });
-    for await (const page of listing.pages()) summary.addPage(page);
+    for await (const chunk of listing.chunks()) summary.addChunk(chunk);
     return { summary: summary.toJSON(), source: listing.location.text };
   });
 }

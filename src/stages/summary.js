@@ -43,7 +43,12 @@ class Summary {
   }
 
   add(item) {
-    const size = item.Size || 0;
+    this.addEntry(item.Key, item.Size, item.LastModified ? +item.LastModified : NaN, item.StorageClass);
+  }
+
+  // One object's fields: key, size, time (ms, NaN for none), storage class.
+  addEntry(key, size, t, storageClass) {
+    size = size || 0;
     this.objects++;
     this.bytes += size;
     if (this.minSize === null || size < this.minSize) this.minSize = size;
@@ -52,20 +57,20 @@ class Summary {
     while (b < BOUNDS.length && size >= BOUNDS[b]) b++;
     this.histogram[b]++;
     this.histogramBytes[b] += size;
-    const cls = item.StorageClass || '(none)';
+    const cls = storageClass || '(none)';
     const c = this.classes.get(cls);
     if (c) { c[0]++; c[1] += size; } else this.classes.set(cls, [1, size]);
-    this.extensions.add(extensionOf(item.Key), size);
-    if (this.folders) this.folders.add(folderOf(item.Key, this.depth), size);
-    const t = item.LastModified ? +item.LastModified : NaN;
+    this.extensions.add(extensionOf(key), size);
+    if (this.folders) this.folders.add(folderOf(key, this.depth), size);
     if (!Number.isNaN(t)) {
-      if (!this.oldest || t < this.oldest.t) this.oldest = { t, Key: item.Key };
-      if (!this.newest || t > this.newest.t) this.newest = { t, Key: item.Key };
+      if (!this.oldest || t < this.oldest.t) this.oldest = { t, Key: key };
+      if (!this.newest || t > this.newest.t) this.newest = { t, Key: key };
     }
   }
 
-  addPage(page) {
-    for (let i = 0; i < page.length; i++) this.add(page[i]);
+  /** chunk: a run of listed entries (list/chunks.js), read without making items. */
+  addChunk(chunk) {
+    for (let i = 0; i < chunk.length; i++) this.addEntry(chunk.key(i), chunk.size(i), chunk.time(i), chunk.storageClass(i));
   }
 
   toJSON() {

@@ -134,10 +134,20 @@ function parseEntries(x, sink) {
 }
 
 // Entries as a few columns, for the request thread: a structured clone of one joined string
-// and some typed arrays costs a fraction of a clone of a thousand objects.
+// and some typed arrays costs a fraction of a clone of a thousand objects. Keys are joined
+// with newlines: when none holds a control character (plain), a run of them prints as is.
+// Whether they increase is seen here, where each key is at hand anyway (sorted).
 class ColumnSink {
-  constructor() { this.keys = []; this.sizes = []; this.times = []; this.etags = []; this.classes = null; }
+  constructor() {
+    this.keys = []; this.sizes = []; this.times = []; this.etags = []; this.classes = null;
+    this.sorted = true;
+    this.plain = true;
+  }
+
   add(key, size, time, etag, storageClass) {
+    const n = this.keys.length;
+    if (n > 0 && this.sorted && !(this.keys[n - 1] < key)) this.sorted = false;
+    if (this.plain && key.indexOf('\n') >= 0) this.plain = false;
     this.keys.push(key);
     this.sizes.push(size);
     this.times.push(time);
@@ -147,19 +157,23 @@ class ColumnSink {
   }
 
   columns() {
+    const keys = this.keys.join('\n');
     return {
-      keys: this.keys.join(''), keyEnds: ends(this.keys),
-      etags: this.etags.join(''), etagEnds: ends(this.etags),
+      keys, keyEnds: ends(this.keys, 1), plain: this.plain && !CONTROL.test(keys),
+      etags: this.etags.join(''), etagEnds: ends(this.etags, 0),
       sizes: Float64Array.from(this.sizes), times: Float64Array.from(this.times),
       classes: this.classes,
     };
   }
 }
 
-function ends(strings) {
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f]/;
+
+// Where each string ends in strings.join(sep), sep of length gap.
+function ends(strings, gap) {
   const out = new Uint32Array(strings.length);
   let n = 0;
-  for (let i = 0; i < strings.length; i++) out[i] = n += strings[i].length;
+  for (let i = 0; i < strings.length; i++) { out[i] = n += strings[i].length; n += gap; }
   return out;
 }
 
@@ -215,11 +229,13 @@ function parseListColumns(input) {
   const sink = new ColumnSink();
   const page = parseInto(input, sink);
   page.columns = sink.columns();
+  // Strictly increasing by the native order, which is S3's for ASCII keys.
+  if (page.ascii && sink.sorted) page.sorted = true;
   return page;
 }
 
-// A page as the listers take it, {chunk, prefixes, truncated, nextToken, ascii}: its
-// entries stay columns until a consumer asks for items.
+// A page as the listers take it, {chunk, prefixes, truncated, nextToken, ascii, sorted}:
+// its entries stay columns until a consumer asks for items.
 function pageFromColumns({ columns, ...page }) {
   page.chunk = new ColumnChunk(columns);
   Object.defineProperty(page, 'items', { get() { return this.chunk.toItems(); }, enumerable: false });

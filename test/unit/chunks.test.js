@@ -40,8 +40,29 @@ test('a column chunk and an item chunk of the same entries agree on keys, slices
       }
     }
   }
+  // Fields without items: the same values.
+  for (const c of [cols, plain, cols.slice(1, 4), plain.slice(1, 4)]) {
+    const its = c.toItems();
+    for (let i = 0; i < c.length; i++) {
+      expect(c.size(i)).toBe(its[i].Size);
+      expect(c.storageClass(i)).toBe(its[i].StorageClass);
+      expect(Number.isNaN(c.time(i)) ? undefined : c.time(i)).toBe(its[i].LastModified ? its[i].LastModified.getTime() : undefined);
+    }
+    expect(c.bytes()).toBe(its.reduce((n, it) => n + it.Size, 0));
+  }
   // Items are new objects every time: a consumer that changes one changes no other page.
   expect(cols.toItems()[0]).not.toBe(items[0]);
+});
+
+test('text: a run of plain keys, one per line, straight from the columns; null when a key needs escaping', () => {
+  const page = (keys) => new ColumnChunk(parseListColumns(xml(keys.map((k) => entry(k)).join(''))).columns);
+  const c = page(['a', 'b/c', 'd', 'e']);
+  expect(c.text()).toBe('a\nb/c\nd\ne\n');
+  expect(c.slice(1, 3).text()).toBe('b/c\nd\n');
+  expect(c.slice(3).text()).toBe('e\n');
+  expect(c.slice(2, 2).text()).toBe('');
+  expect(page(['a', 'b%0Ac']).text()).toBeNull();
+  expect(new ItemChunk([{ Key: 'a' }]).text()).toBeNull();
 });
 
 test('chunkOf wraps a plain page once and keeps a page\'s own chunk', () => {

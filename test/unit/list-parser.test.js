@@ -22,7 +22,7 @@ test('an empty page, and a truncated flag after the entries', () => {
   const empty = parseListObjectsV2(page(''));
   expect(empty.items).toEqual([]);
   expect(empty.chunk.length).toBe(0);
-  expect({ ...empty, chunk: undefined }).toEqual({ chunk: undefined, prefixes: undefined, truncated: false, nextToken: undefined, ascii: true });
+  expect({ ...empty, chunk: undefined }).toEqual({ chunk: undefined, prefixes: undefined, truncated: false, nextToken: undefined, ascii: true, sorted: true });
   const xml = '<ListBucketResult><Contents><Key>k</Key><Size>1</Size></Contents><IsTruncated>true</IsTruncated></ListBucketResult>';
   expect(parseListObjectsV2(xml)).toMatchObject({ truncated: true, items: [{ Key: 'k', Size: 1, StorageClass: 'STANDARD' }] });
 });
@@ -59,6 +59,19 @@ test('folder entries of a delimiter listing, url-decoded, with and without keys 
 
 test('a response cut short is an error, not a short page', () => {
   expect(() => parseListObjectsV2(page('<Contents><Key>a</Key><Size>1</Size>'))).toThrow(/truncated/);
+});
+
+test('a page is sorted only when its ASCII keys strictly increase; plain only without control characters', () => {
+  const entry = (k) => `<Contents><Key>${k}</Key><Size>1</Size></Contents>`;
+  const flags = (...keys) => { const p = parseListColumns(page(keys.map(entry).join(''))); return [p.sorted === true, p.columns.plain]; };
+  expect(flags('a', 'b', 'c')).toEqual([true, true]);
+  expect(flags('a', 'c', 'b')).toEqual([false, true]);
+  expect(flags('a', 'a')).toEqual([false, true]); // not strictly
+  expect(flags('B', 'a')).toEqual([true, true]); // byte order: 'B' < 'a'
+  expect(flags('a', 'caf%C3%A9')).toEqual([false, true]); // not ASCII: the listers check it in UTF-8 order
+  expect(flags('a', 'b%09c')).toEqual([false, false]); // a tab
+  expect(flags('a', 'b%0Ac')).toEqual([false, false]); // a newline inside a key
+  expect(flags('a', 'b%7F')).toEqual([false, false]);
 });
 
 test('columns cloned across threads make the same page', () => {

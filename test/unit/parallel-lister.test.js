@@ -1,7 +1,8 @@
 'use strict';
 // Exactly-once: whatever the key set, range and store behaviour, the lister yields what a
 // sequential ListObjectsV2 walk returns, each key once, in S3 order unless unordered.
-const { ParallelLister } = require('../../src/list/parallel-lister');
+const { ParallelLister, pageInOrder } = require('../../src/list/parallel-lister');
+const { parseListObjectsV2 } = require('../../src/stores/list-parser');
 const { FakeListStore, expectListing } = require('../helpers/fake-list-store');
 const { adversarialKeys, prng } = require('../helpers/keysets');
 const { generators, randomRange } = require('../helpers/key-generators');
@@ -145,4 +146,21 @@ describe('ParallelLister behaviour', () => {
     let n = 0;
     await expect((async () => { for await (const p of lister.pages()) { n += p.length; if (n > 2000) ac.abort(new Error('stop')); } })()).rejects.toThrow('stop');
   });
+});
+
+test('pageInOrder: a page the parser saw increasing is still checked against StartAfter and the prefix', () => {
+  const lean = (...keys) => parseListObjectsV2(`<ListBucketResult>${keys.map((k) => `<Contents><Key>${k}</Key><Size>1</Size></Contents>`).join('')}</ListBucketResult>`);
+  const plain = (...keys) => ({ items: keys.map((Key) => ({ Key })) });
+  for (const page of [lean, plain]) {
+    expect(pageInOrder(page('p/a', 'p/b', 'p/c'), '', 'p/')).toBe(true);
+    expect(pageInOrder(page('p/a', 'p/b', 'p/c'), 'p/', 'p/')).toBe(true);
+    expect(pageInOrder(page('p/a', 'p/b'), 'p/a', 'p/')).toBe(false); // not after StartAfter
+    expect(pageInOrder(page('p/b', 'p/c'), 'p/c', 'p/')).toBe(false);
+    expect(pageInOrder(page('o/z', 'p/a'), '', 'p/')).toBe(false); // first outside the prefix
+    expect(pageInOrder(page('p/z', 'q/a'), '', 'p/')).toBe(false); // last outside the prefix
+    expect(pageInOrder(page('p/b', 'p/a'), '', 'p/')).toBe(false); // decreasing
+    expect(pageInOrder(page(), 'x', 'p/')).toBe(true);
+  }
+  expect(lean('p/a', 'p/b').sorted).toBe(true);
+  expect(lean('p/b', 'p/a').sorted).toBeUndefined();
 });

@@ -1,6 +1,8 @@
 'use strict';
 const { Summary, extensionOf, folderOf } = require('../../src/stages/summary');
 const { GroupCounter } = require('../../src/stages/group-counter');
+const { ItemChunk, ColumnChunk } = require('../../src/list/chunks');
+const { parseListColumns } = require('../../src/stores/list-parser');
 
 const item = (Key, Size, t = 0, StorageClass = 'STANDARD') => ({ Key, Size, LastModified: new Date(t), ETag: '"e"', StorageClass });
 
@@ -17,7 +19,7 @@ test('extensions and folders', () => {
 
 test('counts, sizes, histogram, classes, ages', () => {
   const s = new Summary({ summarizeFolders: true });
-  s.addPage([item('a/1.gz', 0, 5), item('a/2.gz', 1024, 1), item('b/3', 5000, 9, 'GLACIER'), item('c', 1e12, 3)]);
+  s.addChunk(new ItemChunk([item('a/1.gz', 0, 5), item('a/2.gz', 1024, 1), item('b/3', 5000, 9, 'GLACIER'), item('c', 1e12, 3)]));
   const j = s.toJSON();
   expect(j).toMatchObject({ objects: 4, bytes: 1e12 + 6024, minSize: 0, maxSize: 1e12 });
   expect(j.meanSize).toBeCloseTo((1e12 + 6024) / 4);
@@ -26,6 +28,20 @@ test('counts, sizes, histogram, classes, ages', () => {
   expect(j.oldest).toEqual({ key: 'a/2.gz', lastModified: new Date(1).toISOString() });
   expect(j.newest.key).toBe('b/3');
   expect(j.folders.map((f) => f.name)).toEqual(['(root)', 'b/', 'a/']);
+});
+
+test('a chunk of columns summarizes like its items, one by one', () => {
+  const entry = (k, size, day, cls) => `<Contents><Key>${k}</Key><LastModified>2024-06-0${day}T00:00:00.000Z</LastModified>` +
+    `<ETag>&quot;e&quot;</ETag><Size>${size}</Size>${cls ? `<StorageClass>${cls}</StorageClass>` : ''}</Contents>`;
+  const xml = `<ListBucketResult>${entry('a/x.gz', 10, 3) + entry('a/y.TXT', 0, 1, 'GLACIER') + entry('b/caf%C3%A9.gz', 5000, 2) + entry('c', 1e10, 4)}</ListBucketResult>`;
+  const chunk = new ColumnChunk(parseListColumns(xml).columns);
+  const fromChunk = new Summary({ summarizeFolders: true });
+  fromChunk.addChunk(chunk.slice(0, 2));
+  fromChunk.addChunk(chunk.slice(2));
+  const fromItems = new Summary({ summarizeFolders: true });
+  for (const it of chunk.toItems()) fromItems.add(it);
+  expect(fromChunk.toJSON()).toEqual(fromItems.toJSON());
+  expect(fromChunk.toJSON()).toMatchObject({ objects: 4, bytes: 1e10 + 5010, oldest: { key: 'a/y.TXT' }, newest: { key: 'c' } });
 });
 
 test('empty summary', () => {
