@@ -206,8 +206,10 @@ class Origin {
 }
 
 class HttpPool {
-  constructor(maxSockets) {
+  /** tls: extra options for tls.connect (a test's own certificate authority as ca). */
+  constructor(maxSockets, { tls: tlsOptions = {} } = {}) {
     this.max = Math.max(64, (maxSockets || 100) + 16);
+    this.tls = tlsOptions;
     this.origins = new Map();
     this.active = new Set();
     this.destroyed = false;
@@ -264,7 +266,7 @@ class HttpPool {
 
   _connect(origin) {
     const socket = origin.secure
-      ? tls.connect({ host: origin.hostname, port: origin.port, servername: net.isIP(origin.hostname) ? undefined : origin.hostname, ALPNProtocols: ['http/1.1'] })
+      ? tls.connect({ ...this.tls, host: origin.hostname, port: origin.port, servername: net.isIP(origin.hostname) ? undefined : origin.hostname, ALPNProtocols: ['http/1.1'] })
       : net.connect({ host: origin.hostname, port: origin.port });
     origin.open++;
     socket.setNoDelay(true);

@@ -2,6 +2,9 @@
 // The lean HTTP/1.1 client against a raw TCP server that writes answers byte by byte as
 // scripted: every framing S3 and its look-alikes use, split at every boundary.
 const net = require('net');
+const fs = require('fs');
+const path = require('path');
+const https = require('https');
 const { HttpPool, FallBack, parseHead } = require('../../src/stores/http-pool');
 
 const servers = new Set(); // closed after each test, failed or not
@@ -203,6 +206,35 @@ describe('HttpPool', () => {
     await expect(pool.fetch(req(srv.port))).rejects.toThrow(/not an HTTP/);
     await expect(pool.fetch(req(srv.port))).rejects.toThrow(/chunked/);
     await srv.close();
+  });
+
+  test('https: the server\'s certificate is verified, by name or by IP address, and a chunked answer read', async () => {
+    // A self-signed certificate for localhost and 127.0.0.1 (test/fixtures/tls, valid until 2126).
+    const dir = path.join(__dirname, '..', 'fixtures', 'tls');
+    const cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+    const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert }, (q, r) => {
+      r.writeHead(q.url === '/missing' ? 404 : 200); // no length: chunked
+      r.end(BODY);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address();
+    const sreq = (hostname, p = '/b') => ({ secure: true, options: { hostname, port, method: 'GET', path: p, headers: { host: `${hostname}:${port}` } } });
+    try {
+      pool = new HttpPool(4, { tls: { ca: cert } });
+      expect((await pool.fetch(sreq('localhost'))).toString()).toBe(BODY);
+      expect((await pool.fetch(sreq('127.0.0.1'))).toString()).toBe(BODY);
+      expect((await pool.fetch(sreq('localhost'))).toString()).toBe(BODY);
+      await expect(pool.fetch(sreq('localhost', '/missing'))).rejects.toMatchObject({ status: 404 });
+      pool.destroy();
+      // Without the test's authority, the self-signed certificate is refused.
+      pool = new HttpPool(4);
+      const err = await pool.fetch(sreq('localhost')).catch((e) => e);
+      expect(err).toBeInstanceOf(FallBack);
+      expect(err.message).toMatch(/SELF_SIGNED|CERT/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test('parseHead: status, framing and keep-alive', () => {
