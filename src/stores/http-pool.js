@@ -31,7 +31,7 @@ function parseHead(text) {
   const te = value('transfer-encoding');
   const cl = value('content-length');
   const conn = value('connection');
-  let length = te !== null && te.includes('chunked') ? -1 : cl !== null ? Number(cl) : -2;
+  let length = te !== null && te.includes('chunked') ? -1 : cl !== null ? (/^\d+$/.test(cl) ? Number(cl) : NaN) : -2;
   if (status === 204 || status === 304) length = 0;
   if (!/^HTTP\/1\.[01] \d{3}/.test(text) || Number.isNaN(length)) return null;
   const keepAlive = text.startsWith('HTTP/1.1') ? conn !== 'close' : conn === 'keep-alive';
@@ -95,7 +95,7 @@ class Call {
           else this.pending = data;
           return;
         }
-        const head = parseHead(data.latin1Slice(0, end + 2));
+        const head = parseHead(data.toString('latin1', 0, end + 2));
         if (!head) { this._fail(new FallBack('not an HTTP/1.1 answer')); return; }
         data = data.subarray(end + 4);
         if (head.status >= 200) {
@@ -144,8 +144,8 @@ class Call {
       return at + n;
     }
     const nl = buf.indexOf(10, at);
-    if (nl < 0) { this.line += buf.latin1Slice(at, buf.length); return buf.length; }
-    const line = (this.line + buf.latin1Slice(at, nl)).trim();
+    if (nl < 0) { this.line += buf.toString('latin1', at, buf.length); return buf.length; }
+    const line = (this.line + buf.toString('latin1', at, nl)).trim();
     this.line = '';
     if (this.chunkLeft === -2) { this.chunkLeft = 0; return nl + 1; } // the CRLF after data
     if (this.trailers) {

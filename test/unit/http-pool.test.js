@@ -245,6 +245,8 @@ describe('HttpPool', () => {
     expect(parseHead('HTTP/1.1 200 OK\r\n')).toEqual({ status: 200, length: -2, keepAlive: false });
     expect(parseHead('HTTP/1.1 204 No Content\r\n')).toEqual({ status: 204, length: 0, keepAlive: true });
     expect(parseHead('HTTP/1.1 200 OK\r\nContent-Length: x\r\n')).toBeNull();
+    expect(parseHead('HTTP/1.1 200 OK\r\nContent-Length: -5\r\n')).toBeNull();
+    expect(parseHead('HTTP/1.1 200 OK\r\nContent-Length: \r\n')).toBeNull();
     expect(parseHead('HTTP/2 200\r\n')).toBeNull();
   });
 });
