@@ -38,6 +38,11 @@ class ItemChunk {
 // each ends, plain when they print as they are; the ETags joined ('' for none) and where
 // each ends; sizes and times (NaN for none) as typed arrays; storage classes (null when
 // all are STANDARD).
+// Where key j starts in the newline-joined keys.
+function keyStart(c, j) {
+  return j === 0 ? 0 : c.keyEnds[j - 1] + 1;
+}
+
 class ColumnChunk {
   constructor(columns, from = 0, to = columns.sizes.length) {
     this.c = columns;
@@ -48,7 +53,7 @@ class ColumnChunk {
   key(i) {
     const c = this.c;
     const j = this.from + i;
-    return c.keys.slice(j === 0 ? 0 : c.keyEnds[j - 1] + 1, c.keyEnds[j]);
+    return c.keys.slice(keyStart(c, j), c.keyEnds[j]);
   }
 
   size(i) { return this.c.sizes[this.from + i]; }
@@ -66,8 +71,7 @@ class ColumnChunk {
   text() {
     const c = this.c;
     if (!c.plain || this.length === 0) return this.length === 0 ? '' : null;
-    const j = this.from;
-    return c.keys.slice(j === 0 ? 0 : c.keyEnds[j - 1] + 1, c.keyEnds[j + this.length - 1]) + '\n';
+    return c.keys.slice(keyStart(c, this.from), c.keyEnds[this.from + this.length - 1]) + '\n';
   }
 
   slice(from, to = this.length) { return new ColumnChunk(this.c, this.from + from, this.from + Math.min(to, this.length)); }
@@ -78,7 +82,7 @@ class ColumnChunk {
     const n = this.length;
     const items = new Array(n);
     let j = this.from;
-    let k0 = j === 0 ? 0 : c.keyEnds[j - 1] + 1, e0 = j === 0 ? 0 : c.etagEnds[j - 1];
+    let k0 = keyStart(c, j), e0 = j === 0 ? 0 : c.etagEnds[j - 1];
     for (let i = 0; i < n; i++, j++) {
       const k1 = c.keyEnds[j], e1 = c.etagEnds[j], t = c.times[j];
       items[i] = {

@@ -94,7 +94,6 @@ class FastList {
     return {
       secure,
       options: {
-        protocol: target.url.protocol,
         hostname: target.host === target.url.host ? target.url.hostname : target.host.replace(/:\d+$/, ''),
         port: target.url.port || (secure ? 443 : 80),
         method,

@@ -205,10 +205,16 @@ class Origin {
   }
 }
 
+// Sockets for a concurrency of maxSockets requests, with room for the odd extra (a
+// listing's folder requests, a copy's HEAD): the lean pool's and the SDK client's.
+function poolSize(maxSockets) {
+  return Math.max(64, (maxSockets || 100) + 16);
+}
+
 class HttpPool {
   /** tls: extra options for tls.connect (a test's own certificate authority as ca). */
   constructor(maxSockets, { tls: tlsOptions = {} } = {}) {
-    this.max = Math.max(64, (maxSockets || 100) + 16);
+    this.max = poolSize(maxSockets);
     this.tls = tlsOptions;
     this.origins = new Map();
     this.active = new Set();
@@ -329,4 +335,4 @@ class HttpPool {
   }
 }
 
-module.exports = { HttpPool, FallBack, parseHead };
+module.exports = { HttpPool, FallBack, parseHead, poolSize };

@@ -23,7 +23,7 @@ function unflatRequest(m) {
   const secure = m[2] === 1;
   return {
     id: m[0], op: m[1],
-    request: { secure, options: { protocol: secure ? 'https:' : 'http:', hostname: m[3], port: m[4], method: m[5], path: m[6], headers } },
+    request: { secure, options: { hostname: m[3], port: m[4], method: m[5], path: m[6], headers } },
   };
 }
 

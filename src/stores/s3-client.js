@@ -13,9 +13,10 @@ if (process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED === undefined) 
 }
 const { S3Client } = require('@aws-sdk/client-s3');
 const { NodeHttpHandler } = require('@smithy/node-http-handler');
+const { poolSize } = require('./http-pool');
 
 function keepAliveAgents(maxSockets) {
-  const n = Math.max(64, (maxSockets || 100) + 16);
+  const n = poolSize(maxSockets);
   // As many idle sockets kept as may be busy: Node's default of 256 closes the rest after
   // each burst of hundreds of copies, and they are then opened again.
   const o = { keepAlive: true, maxSockets: n, maxFreeSockets: n, scheduling: 'lifo' };
