@@ -1,9 +1,11 @@
 'use strict';
 // A ListObjectsV2 response parser for the one shape S3 sends, by indexOf: about ten times
-// cheaper than a general XML parser. Keys arrive url-encoded (EncodingType=url), so they
-// carry no XML entities; ETags carry &quot;. It reads the response Buffer and never makes
-// one string of the whole response: V8 keeps a string that size in its large-object space
-// until a full collection, and every key sliced from it would keep all of it alive.
+// cheaper than a general XML parser. Keys are asked for url-encoded (EncodingType=url), but
+// some servers ignore that and send them raw: a key is url-decoded only when the answer
+// says <EncodingType>url</EncodingType>, and XML entities are decoded either way. It reads
+// the response Buffer and never makes one string of the whole response: V8 keeps a string
+// that size in its large-object space until a full collection, and every key sliced from
+// it would keep all of it alive.
 const { isAscii } = require('buffer');
 const { ColumnChunk } = require('../list/chunks');
 
@@ -16,13 +18,40 @@ function between(buf, open, close, from, to, encoding = 'latin1') {
   return j < 0 || j > to ? null : buf.toString(encoding, start, j);
 }
 
+// A page that cannot be read as a listing (bad XML text, bad url-encoding, cut short).
+class PageError extends Error {}
+
+const NAMED = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
+
+// XML's five named entities and numeric character references; anything else after '&' is
+// not XML a key can be read from.
 function decodeEntities(s) {
-  return s.indexOf('&') < 0 ? s : s.replace(/&quot;|&#34;|&amp;|&lt;|&gt;|&apos;|&#39;/g, (e) => ({ '&quot;': '"', '&#34;': '"', '&amp;': '&', '&lt;': '<', '&gt;': '>', '&apos;': "'", '&#39;': "'" }[e]));
+  if (s.indexOf('&') < 0) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);|&/g, (all, ref) => {
+    if (ref === undefined) throw new PageError(`an unescaped '&' in ${JSON.stringify(s.slice(0, 200))}`);
+    if (ref[0] !== '#') {
+      if (!(ref in NAMED)) throw new PageError(`an unknown XML entity ${all} in ${JSON.stringify(s.slice(0, 200))}`);
+      return NAMED[ref];
+    }
+    const cp = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    if (!(cp >= 1 && cp <= 0x10ffff) || (cp >= 0xd800 && cp <= 0xdfff)) throw new PageError(`a character reference ${all} to no character in ${JSON.stringify(s.slice(0, 200))}`);
+    return String.fromCodePoint(cp);
+  });
 }
 
+// EncodingType=url as S3 does it: form-encoded, '+' is a space.
 function decodeUrlKey(k) {
   if (k.indexOf('%') < 0 && k.indexOf('+') < 0) return k;
-  return decodeURIComponent(k.indexOf('+') >= 0 ? k.replace(/\+/g, ' ') : k);
+  try {
+    return decodeURIComponent(k.indexOf('+') >= 0 ? k.replace(/\+/g, ' ') : k);
+  } catch {
+    throw new PageError(`a key that is not valid url-encoding: ${JSON.stringify(k.slice(0, 200))}`);
+  }
+}
+
+// A url-encoded key is XML text too: entities first (rare: S3 escapes '&' as %26), then %-escapes.
+function decodeUrlXml(k) {
+  return decodeUrlKey(k.indexOf('&') < 0 ? k : decodeEntities(k));
 }
 
 // Tags as Buffers: Buffer#indexOf would encode a string needle on every call.
@@ -36,6 +65,16 @@ const T_CommonPrefixes = Buffer.from('<CommonPrefixes>');
 const T_CCommonPrefixes = Buffer.from('</CommonPrefixes>');
 const T_Prefix = Buffer.from('<Prefix>');
 const T_CPrefix = Buffer.from('</Prefix>');
+const T_EncodingType = Buffer.from('<EncodingType>');
+const T_CEncodingType = Buffer.from('</EncodingType>');
+
+// Whether the answer's keys are url-encoded: only when it says so. The element is the
+// listing's own, outside the entries, and an unescaped '<' cannot occur inside a key,
+// so a search of the whole answer finds it wherever the server puts it.
+function urlEncoded(buf) {
+  const v = between(buf, T_EncodingType, T_CEncodingType, 0, buf.length);
+  return v !== null && v.trim().toLowerCase() === 'url';
+}
 
 const PIECE = 48 * 1024;
 
@@ -80,18 +119,19 @@ function sizeAt(x, start) {
 }
 
 // Every <Contents> entry of a piece that holds whole entries, handed to sink.add; false when
-// a key is not plain ASCII (it had %-escapes). Fields that repeat (timestamps, STANDARD) are
-// compared in place, so most entries cost a key, an ETag and what the sink makes of them.
-function parseEntries(x, sink) {
+// a key may not be plain ASCII (it had %-escapes or entities). Fields that repeat
+// (timestamps, STANDARD) are compared in place, so most entries cost a key, an ETag and
+// what the sink makes of them. decode: decodeUrlXml or decodeEntities.
+function parseEntries(x, sink, decode) {
   let ascii = true;
   let lmText = null, lmTime = NaN;
   for (let pos = x.indexOf(O_CONTENTS); pos >= 0;) {
     let c = pos + 10; // past <Contents>
     const k = find(x, '<Key>', c, pos);
     const ke = k < 0 ? -1 : x.indexOf('</Key>', k);
-    if (ke < 0) throw new Error('a ListObjectsV2 entry has no Key');
+    if (ke < 0) throw new PageError('a ListObjectsV2 entry has no Key');
     const key = x.slice(k + 5, ke);
-    if (ascii && key.indexOf('%') >= 0) ascii = false;
+    if (ascii && (key.indexOf('%') >= 0 || key.indexOf('&') >= 0)) ascii = false;
     c = ke + 6;
     let time = NaN;
     const lm = find(x, '<LastM', c, pos); // <LastModified>
@@ -109,7 +149,7 @@ function parseEntries(x, sink) {
     const e = find(x, '<ETag>', c, pos);
     if (e >= 0) {
       const ee = x.indexOf('</ETag', e);
-      if (ee < 0) throw new Error('truncated ListObjectsV2 response');
+      if (ee < 0) throw new PageError('truncated ListObjectsV2 response');
       // The usual &quot;hex&quot;: one string for it, without a pass for entities.
       etag = isQuot(x, e + 6) && isQuot(x, ee - 6) && x.indexOf('&', e + 12) === ee - 6
         ? `"${x.slice(e + 12, ee - 6)}"` : decodeEntities(x.slice(e + 6, ee));
@@ -127,7 +167,7 @@ function parseEntries(x, sink) {
       }
       if (sc >= c) c = sc + 14;
     }
-    sink.add(decodeUrlKey(key), size, time, etag, storageClass);
+    sink.add(decode(key), size, time, etag, storageClass);
     pos = x.indexOf(O_CONTENTS, c);
   }
   return ascii;
@@ -189,12 +229,14 @@ function parseInto(input, sink) {
   // ASCII when keys are url-encoded, and latin1 is the cheapest decoding of ASCII.
   const enc = isAscii(buf) ? 'latin1' : 'utf8';
   let ascii = enc === 'latin1';
+  const url = urlEncoded(buf);
+  const decode = url ? decodeUrlXml : decodeEntities;
   while (pos >= 0) {
     let end = buf.indexOf(T_CContents, Math.min(pos + PIECE, buf.length - T_CContents.length));
     if (end < 0) end = buf.lastIndexOf(T_CContents);
-    if (end < pos) throw new Error('truncated ListObjectsV2 response');
+    if (end < pos) throw new PageError('truncated ListObjectsV2 response');
     end += T_CContents.length;
-    if (!parseEntries(buf.toString(enc, pos, end), sink)) ascii = false;
+    if (!parseEntries(buf.toString(enc, pos, end), sink, decode)) ascii = false;
     lastEnd = end;
     pos = buf.indexOf(T_Contents, end);
   }
@@ -215,8 +257,8 @@ function parseInto(input, sink) {
     for (let at = cp; at >= 0; at = buf.indexOf(T_CommonPrefixes, at + T_CommonPrefixes.length)) {
       const end = buf.indexOf(T_CCommonPrefixes, at);
       const p = end < 0 ? null : between(buf, T_Prefix, T_CPrefix, at, end, 'utf8');
-      if (p === null) throw new Error('a ListObjectsV2 folder entry has no Prefix');
-      prefixes.push(decodeUrlKey(p));
+      if (p === null) throw new PageError('a ListObjectsV2 folder entry has no Prefix');
+      prefixes.push(decode(p));
     }
   }
   const page = { prefixes, truncated, nextToken: token === null ? undefined : decodeEntities(token) };
@@ -246,4 +288,4 @@ function parseListObjectsV2(input) {
   return pageFromColumns(parseListColumns(input));
 }
 
-module.exports = { parseListObjectsV2, parseListColumns, pageFromColumns, decodeUrlKey, decodeEntities };
+module.exports = { parseListObjectsV2, parseListColumns, pageFromColumns, decodeUrlKey, decodeUrlXml, decodeEntities, PageError };

@@ -6,7 +6,7 @@
 const path = require('path');
 const { Worker } = require('worker_threads');
 const { FallBack } = require('./http-pool');
-const { pageFromColumns } = require('./list-parser');
+const { pageFromColumns, PageError } = require('./list-parser');
 
 // A request as one flat array of strings and numbers, the cheapest shape to clone across
 // threads: [id, op, secure, hostname, port, method, path, name, value, ...]. A bare number
@@ -89,7 +89,7 @@ class RequestThread {
       this.pages++;
       try { p.resolve(pageFromColumns(m.page)); } catch (err) { p.reject(err); }
     } else if (m.fallback !== undefined) p.reject(new FallBack(m.fallback, m.status));
-    else p.reject(new Error(m.error));
+    else p.reject(m.badPage ? new PageError(m.error) : new Error(m.error));
   }
 
   // A thread that died sends every open request, and all later ones, to the main thread's path.

@@ -5,7 +5,7 @@ const { parentPort, workerData } = require('worker_threads');
 const v8 = require('v8');
 const vm = require('vm');
 const { HttpPool, FallBack } = require('./http-pool');
-const { parseListColumns } = require('./list-parser');
+const { parseListColumns, PageError } = require('./list-parser');
 const { unflatRequest } = require('./request-thread');
 
 let pool = null;
@@ -35,7 +35,7 @@ function start(msg) {
     }, (err) => {
       reply(err instanceof FallBack ? { id: m.id, fallback: err.message, status: err.status } : { id: m.id, error: err.message });
     })
-    .catch((err) => reply({ id: m.id, error: err.message })); // a page that would not parse
+    .catch((err) => reply({ id: m.id, error: err.message, badPage: err instanceof PageError })); // a page that would not parse
 }
 
 parentPort.on('message', (m) => {

@@ -1,20 +1,17 @@
 'use strict';
 // An S3 bucket as a store: lists a page, and (for copy) heads, reads, writes and copies
-// one object. Keys are listed with EncodingType=url so every UTF-8 key survives XML.
+// one object. Keys are asked for with EncodingType=url so every UTF-8 key survives XML, and
+// decoded so only where the answer says it was done.
 const { ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
 const { FatalError } = require('../errors');
 const { FastList, FallBack } = require('./fast-list');
-const { decodeUrlKey } = require('./list-parser');
+const { decodeUrlKey, PageError } = require('./list-parser');
 
-function decodeKey(k) {
-  if (k === undefined) return k;
-  try {
-    return decodeUrlKey(k);
-  } catch {
-    throw new FatalError(`the store returned a key that is not url-encoded as requested: ${JSON.stringify(k.slice(0, 100))}`);
-  }
+// The SDK has decoded XML entities already; %-escapes only where the answer says so.
+function decodeKey(k, url = true) {
+  return k === undefined || !url ? k : decodeUrlKey(k);
 }
 
 const THROTTLE_CODES = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottled']);
@@ -23,9 +20,9 @@ function isThrottle(err) {
   return status === 503 || status === 429 || THROTTLE_CODES.has(err && (err.Code || err.name));
 }
 
-function toItem(c) {
+function toItem(c, url = true) {
   return {
-    Key: decodeKey(c.Key),
+    Key: decodeKey(c.Key, url),
     Size: c.Size,
     LastModified: c.LastModified,
     ETag: c.ETag,
@@ -109,14 +106,19 @@ class S3Store {
   // The lean path first; the SDK whenever it cannot answer with a page (errors, throttling,
   // redirects, network trouble), so the SDK's retries and messages apply.
   async listPage(args) {
-    if (this.fast) {
-      try {
-        return await this.fast.listPage(args);
-      } catch (err) {
-        this.fellBack(err);
+    try {
+      if (this.fast) {
+        try {
+          return await this.fast.listPage(args);
+        } catch (err) {
+          this.fellBack(err);
+        }
       }
+      return await this._sdkListPage(args);
+    } catch (err) {
+      if (!(err instanceof PageError)) throw err;
+      throw new FatalError(`a list page of bucket ${JSON.stringify(this.bucket)} cannot be read (${describePage(args)}): ${err.message}`);
     }
-    return this._sdkListPage(args);
   }
 
   // A lean request that could not answer: counted, throttling reported, then the SDK retries.
@@ -144,9 +146,10 @@ class S3Store {
     }
     if (this.stats && out.$metadata && out.$metadata.attempts > 1) this.stats.retries += out.$metadata.attempts - 1;
     const contents = out.Contents || [];
+    const url = String(out.EncodingType || '').toLowerCase() === 'url';
     const items = new Array(contents.length);
-    for (let i = 0; i < contents.length; i++) items[i] = toItem(contents[i]);
-    const prefixes = out.CommonPrefixes ? out.CommonPrefixes.map((c) => decodeKey(c.Prefix)) : undefined;
+    for (let i = 0; i < contents.length; i++) items[i] = toItem(contents[i], url);
+    const prefixes = out.CommonPrefixes ? out.CommonPrefixes.map((c) => decodeKey(c.Prefix, url)) : undefined;
     return { items, prefixes, truncated: Boolean(out.IsTruncated), nextToken: out.NextContinuationToken };
   }
 
@@ -154,6 +157,15 @@ class S3Store {
     this.client.destroy();
     if (this.fast) this.fast.destroy();
   }
+}
+
+// Which request a page answered, for an error a user can act on.
+function describePage({ prefix, startAfter, continuationToken, delimiter }) {
+  const parts = [`prefix ${JSON.stringify(prefix || '')}`];
+  if (continuationToken) parts.push('a continuation');
+  else if (startAfter) parts.push(`after ${JSON.stringify(startAfter)}`);
+  if (delimiter) parts.push(`delimiter ${JSON.stringify(delimiter)}`);
+  return parts.join(', ');
 }
 
 async function listBuckets(o = {}) {

@@ -1,5 +1,5 @@
 'use strict';
-const { parseListObjectsV2, parseListColumns, pageFromColumns } = require('../../src/stores/list-parser');
+const { parseListObjectsV2, parseListColumns, pageFromColumns, PageError } = require('../../src/stores/list-parser');
 const { Signer, uriEncode } = require('../../src/stores/sigv4');
 
 const page = (contents, tail = '<IsTruncated>false</IsTruncated>') => `<?xml version="1.0" encoding="UTF-8"?>
@@ -158,4 +158,51 @@ test('entries in any field order, with fields missing, extra or spaced out, pars
     const xml = page(body);
     expect(parseListObjectsV2(xml).items).toEqual(referenceItems(xml));
   }
+});
+
+// Some servers (versitygw, s3s-fs) ignore encoding-type=url and send keys raw, without
+// <EncodingType>: such keys are XML text, never url-decoded.
+describe('keys are url-decoded only when the answer says EncodingType=url', () => {
+  const raw = (contents, tail = '<IsTruncated>false</IsTruncated>') => `<?xml version="1.0" encoding="UTF-8"?>
+<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix></Prefix><MaxKeys>1000</MaxKeys>${tail}${contents}</ListBucketResult>`;
+  const entry = (k) => `<Contents><Key>${k}</Key><LastModified>2024-06-01T00:00:00.000Z</LastModified><ETag>&quot;e&quot;</ETag><Size>1</Size></Contents>`;
+  const keysOf = (xml) => parseListObjectsV2(xml).items.map((i) => i.Key);
+  const viaThread = (xml) => pageFromColumns(structuredClone(parseListColumns(Buffer.from(xml)))).items.map((i) => i.Key);
+
+  test('raw keys: %, + and entities come back as the key was written', () => {
+    const xml = raw([
+      'pct%41', 'plus+sign', 'amp&amp;and', 'it&apos;s', 'it&#39;s2', 'a&lt;b&gt;c', 'q&quot;q', 'caf\u00e9',
+      'hex&#x1F600;', 'dec&#233;', '%E2%82%AC',
+    ].map(entry).join('') + '<CommonPrefixes><Prefix>d%2F&amp;/</Prefix></CommonPrefixes>');
+    const want = ['pct%41', 'plus+sign', 'amp&and', "it's", "it's2", 'a<b>c', 'q"q', 'café', 'hex😀', 'decé', '%E2%82%AC'];
+    expect(keysOf(xml)).toEqual(want);
+    expect(viaThread(xml)).toEqual(want);
+    expect(parseListObjectsV2(xml).prefixes).toEqual(['d%2F&/']);
+    // Entities make a page not plain ASCII to the lister's native comparison.
+    expect(parseListObjectsV2(raw(entry('a') + entry('b&amp;'))).ascii).toBeUndefined();
+    expect(parseListObjectsV2(raw(entry('a') + entry('b'))).ascii).toBe(true);
+  });
+
+  test('url-encoded keys: decoded once, entities first', () => {
+    const xml = raw(entry('pct%2541') + entry('plus%2Bsign+sp') + entry('amp%26and') + entry('x&amp;y'), '<EncodingType>url</EncodingType><IsTruncated>false</IsTruncated>');
+    expect(keysOf(xml)).toEqual(['pct%41', 'plus+sign sp', 'amp&and', 'x&y']);
+    // The element may come anywhere outside the entries, in any case.
+    const after = raw(entry('a%2Fb'), '<IsTruncated>false</IsTruncated>') .replace('</ListBucketResult>', '<EncodingType>URL</EncodingType></ListBucketResult>');
+    expect(keysOf(after)).toEqual(['a/b']);
+  });
+
+  test('an undecodable key is a PageError, never a URIError', () => {
+    const bad = [
+      raw(entry('100%'), '<EncodingType>url</EncodingType>'), // lone %
+      raw(entry('%E2%82'), '<EncodingType>url</EncodingType>'), // cut UTF-8
+      raw(entry('a&b')), // unescaped &
+      raw(entry('a&nbsp;b')), // not an XML entity
+      raw(entry('a&#xD800;')), // a surrogate
+      raw(entry('a&#0;')),
+    ];
+    for (const xml of bad) {
+      expect(() => parseListObjectsV2(xml)).toThrow(PageError);
+      expect(() => parseListColumns(Buffer.from(xml))).toThrow(PageError);
+    }
+  });
 });

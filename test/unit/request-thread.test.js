@@ -42,7 +42,9 @@ beforeAll(async () => {
       res.end('<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
       return;
     }
-    const body = pageXml(u.searchParams.get('start-after'), Number(u.searchParams.get('max-keys') || 1000));
+    const body = u.searchParams.get('prefix') === 'bad/' // claims url encoding, holds a lone %
+      ? '<ListBucketResult><EncodingType>url</EncodingType><IsTruncated>false</IsTruncated><Contents><Key>bad/100%</Key><Size>1</Size></Contents></ListBucketResult>'
+      : pageXml(u.searchParams.get('start-after'), Number(u.searchParams.get('max-keys') || 1000));
     const timer = setTimeout(() => {
       res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
       res.end(body);
@@ -182,4 +184,17 @@ test('a request crosses to the thread as a flat array and comes back whole', () 
   expect(unflatRequest(structuredClone(flat))).toEqual({ id: 7, op: 'send', request });
   const plain = { ...request, secure: false, options: { ...request.options, port: '9000', headers: {} } };
   expect(unflatRequest(flatRequest(8, 'list', plain))).toEqual({ id: 8, op: 'list', request: plain });
+});
+
+test('a page that cannot be read is one fatal line on both paths, never an internal error', async () => {
+  const s = store();
+  try {
+    for (let i = 0; i < 2; i++) { // the first request on the main thread, the second on the thread
+      await expect(s.listPage({ prefix: 'bad/', startAfter: `bad/${i}` })).rejects.toMatchObject({
+        exitCode: 3, message: `a list page of bucket "bkt" cannot be read (prefix "bad/", after "bad/${i}"): a key that is not valid url-encoding: "bad/100%"`,
+      });
+    }
+    expect(s.fast.thread && s.fast.thread.usable).toBe(true); // the second went through the thread
+    expect(seen.filter((r) => r.sdk)).toHaveLength(0); // not retried through the SDK
+  } finally { s.destroy(); }
 });

@@ -13,7 +13,7 @@ test('decodes S3 url encoding, where + is a space', () => {
 });
 
 test('listPage asks for url encoding and returns decoded items', async () => {
-  s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'x+y%2B', Size: 3, ETag: '"e"', LastModified: new Date(0) }], IsTruncated: true, NextContinuationToken: 't' });
+  s3.on(ListObjectsV2Command).resolves({ EncodingType: 'url', Contents: [{ Key: 'x+y%2B', Size: 3, ETag: '"e"', LastModified: new Date(0) }], IsTruncated: true, NextContinuationToken: 't' });
   const store = new S3Store({ bucket: 'bkt', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
   const page = await store.listPage({ prefix: 'x', startAfter: 'w' });
   expect(page).toEqual({ items: [{ Key: 'x y+', Size: 3, ETag: '"e"', LastModified: new Date(0), StorageClass: 'STANDARD' }], truncated: true, nextToken: 't' });
@@ -50,4 +50,21 @@ test('a PermanentRedirect names the region to use', async () => {
   const store = new S3Store({ bucket: 'far-away', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
   await store.open();
   expect(await store.client.config.region()).toBe('ap-south-1');
+});
+
+test('a server that ignores encoding-type=url: keys are taken as sent', async () => {
+  s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'x+y%2B', Size: 3 }, { Key: '100%', Size: 1 }], CommonPrefixes: [{ Prefix: 'p+%/' }], IsTruncated: false });
+  const store = new S3Store({ bucket: 'bkt', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  const page = await store.listPage({ delimiter: '/' });
+  expect(page.items.map((i) => i.Key)).toEqual(['x+y%2B', '100%']);
+  expect(page.prefixes).toEqual(['p+%/']);
+});
+
+test('a key that claims url encoding but is not is one fatal line naming the page', async () => {
+  s3.on(ListObjectsV2Command).resolves({ EncodingType: 'url', Contents: [{ Key: '100%', Size: 1 }], IsTruncated: false });
+  const store = new S3Store({ bucket: 'bkt', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  await expect(store.listPage({ prefix: 'p/', startAfter: 'p/a' })).rejects.toMatchObject({
+    exitCode: 3,
+    message: 'a list page of bucket "bkt" cannot be read (prefix "p/", after "p/a"): a key that is not valid url-encoding: "100%"',
+  });
 });
