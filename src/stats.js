@@ -17,6 +17,8 @@ class RequestStats {
     this.emptyTruncated = 0;
     this.splits = 0;
     this.missedSplits = 0;
+    this.listRechecks = 0; // two pages disagreed about the same keys and were asked again
+    this.listChanges = 0; // ... and then agreed: the bucket changed while it was listed
     this.fallback = null;
     this.requests = {}; // type -> count, for everything but LIST
     this.retries = 0;
@@ -50,6 +52,8 @@ class RequestStats {
       efficiency: this.efficiency === null ? null : Number(this.efficiency.toFixed(4)),
       splits: this.splits,
       missedSplits: this.missedSplits,
+      listRechecks: this.listRechecks,
+      listChanges: this.listChanges,
       fallback: this.fallback,
       requests: { LIST: this.listRequests, ...this.requests },
       retries: this.retries,

@@ -12,12 +12,13 @@
 // before them as pages arrive), and listers reading one folder. Every key belongs to
 // exactly one part: a delimiter listing rolls each folder up into one entry.
 
-const { ParallelLister, PAGE, pageInOrder, budgetNotice } = require('./parallel-lister');
+const { ParallelLister, PAGE, pageDisorder, budgetNotice } = require('./parallel-lister');
 const { compareKeys } = require('../keys/order');
 const { normalizeRange } = require('./range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
 const { ItemChunk, chunkOf } = require('./chunks');
+const { UntrustedStore, showKey } = require('./untrusted-store');
 
 const DELIMITER = '/';
 
@@ -89,7 +90,7 @@ class FolderWalk {
   async *chunks() {
     const r = this.range;
     const o = this.options;
-    if (r.empty || o.sequential || o.folders === false || this.store.delimiters !== true) {
+    if (r.empty || o.folders === false || this.store.delimiters !== true) {
       yield* this._delegate({});
       return;
     }
@@ -97,11 +98,8 @@ class FolderWalk {
     // The first page, plain: a small listing ends here, and its keys show the layout.
     const first = await this._request({ prefix: r.prefix, startAfter: r.after || undefined });
     const chunk = chunkOf(first);
-    if (!pageInOrder(first, r.after, r.prefix)) {
-      // Let the ParallelLister find out what is wrong and fall back to a sequential walk.
-      yield* this._delegate({});
-      return;
-    }
+    const wrong = pageDisorder(first, r.after, r.prefix);
+    if (wrong) throw new UntrustedStore(`the store ${wrong}`);
     let n = chunk.length;
     while (n > 0 && r.stop !== null && compareKeys(chunk.key(n - 1), r.stop) > 0) n--;
     this.stats.keysUnique += n;
@@ -386,15 +384,15 @@ class FolderWalk {
     let end = !page.truncated;
     for (const e of entries) {
       if (!e.key.startsWith(p.prefix) || (skip && !e.folder && compareKeys(e.key, skip) <= 0)) {
-        throw new FatalError('the store answered a folder listing with keys outside the folder; rerun with --sequential');
+        throw new UntrustedStore(`the store answered a folder listing of ${showKey(p.prefix)} with ${showKey(e.key)}, which is not after ${showKey(skip || p.prefix)} inside it`);
       }
       if (!e.folder && e.key.indexOf(DELIMITER, p.prefix.length) >= 0) {
-        throw new FatalError('the store ignores the delimiter of folder listings; rerun with --sequential');
+        throw new UntrustedStore(`the store ignores the delimiter of folder listings (${showKey(e.key)} in a listing of ${showKey(p.prefix)})`);
       }
       if (r.stop !== null && compareKeys(e.key, r.stop) > 0) { end = true; this.stats.overlap += e.folder ? 0 : 1; break; }
       if (e.folder) {
         if (skip && skip.startsWith(e.key)) continue; // the folder the walk began in
-        if (skip && compareKeys(e.key, skip) <= 0) throw new FatalError('the store answered a folder listing out of order; rerun with --sequential');
+        if (skip && compareKeys(e.key, skip) <= 0) throw new UntrustedStore(`the store answered a folder listing of ${showKey(p.prefix)} after ${showKey(skip)} with the folder ${showKey(e.key)}`);
         keys = null;
         added.push({ kind: 'folder', prefix: e.key });
         if (slashes(e.key, r.prefix.length) === this.leafDepth - 1) this.leafParentsLeft++;

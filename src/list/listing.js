@@ -1,7 +1,7 @@
 'use strict';
-// One listing of a source: opens the store, lists the range (in parallel for S3, by a
-// sorted walk for folders), applies --filter and --pattern, counts, reports progress.
-const { FolderWalk } = require('./folder-walk');
+// One listing of a source: opens the store, lists the range (in parallel and verified for
+// S3, by a sorted walk for folders), applies --filter and --pattern, counts, reports progress.
+const { GuardedLister } = require('./guarded-lister');
 const { normalizeRange } = require('./range');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
@@ -48,10 +48,8 @@ class Listing {
     const { signal } = this;
     let source;
     if (this.store.type === 's3') {
-      this.lister = new FolderWalk(this.store, {
-        prefix: this.range.prefix,
-        startAfter: this.range.after,
-        stopAt: this.range.stop,
+      this.lister = new GuardedLister(this.store, {
+        range: this.range,
         listConcurrency: this.listConcurrency,
         maxListRequests: this.maxListRequests,
         ordered: this.options.unordered !== true,

@@ -6,6 +6,10 @@
 // gallops ahead at doubling distances, bounded segments split where the learned key
 // space says the remaining keys are, and trust grows only where guesses proved right.
 // Split points are guesses; exactly-once never depends on them, only on cursors.
+// Trust but verify: every page must increase in S3's UTF-8 order from its StartAfter, and
+// where a page runs into the next segment, its keys there must be the ones that segment's
+// own first page returned (a server that mishandles some StartAfter values skips keys
+// otherwise). A store that fails either is an UntrustedStore; see guarded-lister.js.
 
 const { compareKeys, commonPrefix } = require('../keys/order');
 const { KeySpace } = require('../keys/keyspace');
@@ -13,7 +17,8 @@ const { UniformKeySpace } = require('../keys/uniform-keyspace');
 const { normalizeRange, inRange } = require('./range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
-const { ItemChunk, chunkOf } = require('./chunks');
+const { chunkOf } = require('./chunks');
+const { UntrustedStore, showKey } = require('./untrusted-store');
 
 const PAGE = 1000;
 const MAX_TRUST = 64;
@@ -32,43 +37,93 @@ class Segment {
     this.parent = parent;
     this.buf = [];
     this.held = 0; // keys in buf
+    // What pages said about this segment's first keys, kept while another page may still
+    // say something about them (see Record). own: its first own page; foreign: a page that
+    // began before it.
+    this.own = null;
+    this.foreign = null;
+    this.ownSeen = false;
   }
 }
-
-class UnorderedStoreError extends Error {}
 
 function compareAscii(a, b) { return a === b ? 0 : a < b ? -1 : 1; }
 
 // Trust but verify: a page is strictly increasing, after StartAfter, inside the prefix.
 // Keys of ASCII only (the lean parser marks such pages) compare correctly with the native
 // operator. A page the parser saw increasing (sorted) needs only its ends checked: keys
-// between two keys with the prefix have it too.
-function pageInOrder(page, after, prefix) {
+// between two keys with the prefix have it too. Returns null, or what is wrong.
+function pageDisorder(page, after, prefix) {
   const cmp = page.ascii ? compareAscii : compareKeys;
   const chunk = chunkOf(page);
+  const outside = (key) => `returned ${showKey(key)}, outside the prefix ${showKey(prefix)}`;
+  const early = (key, prev, k) => (k === 0
+    ? `answered StartAfter ${showKey(prev)} with ${showKey(key)}, which does not come after it in S3's UTF-8 key order`
+    : `listed ${showKey(key)} after ${showKey(prev)}, not in S3's UTF-8 key order`);
   if (page.sorted && page.ascii) {
     const n = chunk.length;
-    if (n === 0) return true;
+    if (n === 0) return null;
     const first = chunk.key(0);
-    return (after === '' || cmp(first, after) > 0) && (!prefix || (first.startsWith(prefix) && chunk.key(n - 1).startsWith(prefix)));
+    if (after !== '' && cmp(first, after) <= 0) return early(first, after, 0);
+    if (prefix && !first.startsWith(prefix)) return outside(first);
+    if (prefix && !chunk.key(n - 1).startsWith(prefix)) return outside(chunk.key(n - 1));
+    return null;
   }
   let prev = after;
   for (let k = 0; k < chunk.length; k++) {
     const key = chunk.key(k);
-    if ((prev !== '' || k > 0) && cmp(key, prev) <= 0) return false;
-    if (prefix && !key.startsWith(prefix)) return false;
+    if ((prev !== '' || k > 0) && cmp(key, prev) <= 0) return early(key, prev, k);
+    if (prefix && !key.startsWith(prefix)) return outside(key);
     prev = key;
   }
-  return true;
+  return null;
+}
+
+function pageInOrder(page, after, prefix) {
+  return pageDisorder(page, after, prefix) === null;
+}
+
+// What one page says about a segment's first keys: they are `keys` and nothing else in
+// (lo, hi] (hi null: to the end of the listing). A disagreement shows in the first keys
+// (a skipped folder is skipped from its start), so a record keeps at most RECORD_KEYS of
+// them, copied: a record may live as long as its segment, and must not keep a page alive.
+const RECORD_KEYS = 16;
+
+class Record {
+  constructor(chunk, from, to, lo, hi, after) {
+    const n = Math.min(to - from, RECORD_KEYS);
+    this.keys = new Array(n);
+    for (let k = 0; k < n; k++) this.keys[k] = Buffer.from(chunk.key(from + k), 'utf8').toString('utf8');
+    this.lo = lo;
+    this.hi = to - from > n ? this.keys[n - 1] : hi;
+    this.after = after; // the StartAfter of the request, to ask it again
+  }
+}
+
+// The keys of a chunk (or a record's keys) inside (lo, hi].
+function keysWithin(keys, lo, hi) {
+  const out = [];
+  for (let k = 0; k < keys.length; k++) {
+    const key = Array.isArray(keys) ? keys[k] : keys.key(k);
+    if (lo !== '' && compareKeys(key, lo) <= 0) continue;
+    if (hi !== null && compareKeys(key, hi) > 0) break;
+    out.push(key);
+  }
+  return out;
+}
+
+// Where two lists of keys first differ, as the key each has there (null: it has none).
+function firstDifference(a, b) {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i === a.length && i === b.length ? null : { a: i < a.length ? a[i] : null, b: i < b.length ? b[i] : null };
+}
+
+function minKeyOrNull(a, b) {
+  return a === null ? b : b === null ? a : compareKeys(a, b) <= 0 ? a : b;
 }
 
 function budgetNotice(requests) {
   return `stopped after ${requests} list requests (--max-list-requests): the listing is incomplete`;
-}
-
-function isIncreasing(items) {
-  for (let k = 1; k < items.length; k++) if (compareKeys(items[k - 1].Key, items[k].Key) >= 0) return false;
-  return true;
 }
 
 // Some stores (MinIO) refuse a StartAfter with a '.' or '..' path segment, which no real
@@ -120,7 +175,8 @@ class ParallelLister {
     this.signal = options.signal;
     this.stats = options.stats || new RequestStats();
     this.log = options.log || (() => {});
-    this.sequential = options.sequential === true;
+    this.afters = new Map(); // StartAfter of each request in flight, by a number of its own
+    this.requestSeq = 0;
     this.space = new KeySpace(); // interpolates inside known ranges
     this.wide = new UniformKeySpace(); // extrapolates past the last known key
     this.wide.learn(this.range.prefix);
@@ -147,7 +203,6 @@ class ParallelLister {
     this.complete = false;
     this.finished = false;
     this.wake = null;
-    this.yielded = 0;
   }
 
   // Pages of items, as every listing hands them out.
@@ -157,9 +212,7 @@ class ParallelLister {
 
   // The same as chunks (see chunks.js): items not made yet.
   async *chunks() {
-    if (this.range.empty || this.sequential) this._leaveGate();
-    if (this.range.empty) { this.complete = true; return; }
-    if (this.sequential) { yield* this._sequential(); return; }
+    if (this.range.empty) { this._leaveGate(); this.complete = true; return; }
     const onAbort = () => this._fail(this.signal.reason || new Error('aborted'));
     if (this.signal) {
       if (this.signal.aborted) throw this.signal.reason || new Error('aborted');
@@ -172,7 +225,6 @@ class ParallelLister {
         if (this.out.length) {
           const page = this.out.shift();
           this._pump();
-          this.yielded += page.length;
           yield page;
           continue;
         }
@@ -180,13 +232,6 @@ class ParallelLister {
         await new Promise((resolve) => { this.wake = resolve; });
         this.wake = null;
       }
-    } catch (err) {
-      if (!(err instanceof UnorderedStoreError)) throw err;
-      if (this.yielded > 0) throw new FatalError('the store listed keys out of order after output began; rerun with --sequential');
-      this.log('the store does not list in key order or ignores StartAfter: falling back to a sequential listing');
-      this.stats.fallback = 'sequential';
-      yield* this._sequential();
-      return;
     } finally {
       if (this.signal) this.signal.removeEventListener('abort', onAbort);
       this.stopped = true;
@@ -254,20 +299,28 @@ class ParallelLister {
 
   _launch(seg) {
     seg.busy = true;
+    const after = seg.cursor;
+    this._request(after, (page) => {
+      seg.busy = false;
+      if (!this.error) this._onPage(seg, after, page);
+    }, () => { seg.busy = false; });
+  }
+
+  // One list request from `after`, counted, in flight until onPage has run.
+  _request(after, onPage, onError = () => {}) {
     this.inflight++;
     if (this.gate) this.gate.inflight++;
     this.stats.listRequests++;
-    const after = seg.cursor;
+    const id = ++this.requestSeq;
+    this.afters.set(id, after);
     this.store.listPage({ prefix: this.range.prefix, startAfter: after || undefined, signal: this.signal })
-      .then((page) => {
-        seg.busy = false;
-        if (!this.error) this._onPage(seg, after, page);
-      }, (err) => {
-        seg.busy = false;
+      .then(onPage, (err) => {
+        onError();
         this._fail(err);
       })
       .catch((err) => this._fail(err))
       .finally(() => {
+        this.afters.delete(id);
         this.inflight--;
         this._pump();
         if (this.gate) { this.gate.inflight--; this.gate.released(); }
@@ -291,7 +344,8 @@ class ParallelLister {
     const st = this.stats;
     st.pages++;
     st.keysReturned += n;
-    if (!pageInOrder(page, after, this.range.prefix)) throw new UnorderedStoreError();
+    const wrong = pageDisorder(page, after, this.range.prefix);
+    if (wrong) throw new UntrustedStore(`the store ${wrong}`);
     const cmp = page.ascii ? compareAscii : compareKeys;
     if (n === 0 && page.truncated) {
       if (++st.emptyTruncated > 100) throw new FatalError('the store keeps returning empty truncated pages');
@@ -302,12 +356,16 @@ class ParallelLister {
     if (n > 0 && (st.pages & 7) === 1) this.wide.learn(last);
 
     const segs = this.segs;
-    let i = this._indexFor(after);
+    const i0 = this._indexFor(after);
+    // An empty first page is a word on the segment too: nothing there (or nothing at all).
+    if (n === 0 && segs[i0] === seg && !seg.ownSeen && !page.truncated) this._record(seg, 'own', new Record(chunk, 0, 0, after, seg.end, after));
+    let i = i0;
     let k = 0;
     let ownFirst = null, ownLast = null, ownCount = 0;
     while (k < n && i < segs.length) {
       const s = segs[i];
       let chunkStart = -1, chunkEnd = -1;
+      const from = k;
       if (!s.done && cmp(chunk.key(k), s.cursor) > 0 && (s.end === null || cmp(last, s.end) <= 0)) {
         // The rest of the page, verified increasing, lies inside this segment past its cursor.
         chunkStart = k;
@@ -326,6 +384,11 @@ class ParallelLister {
         if (s === seg) { ownFirst = chunk.key(chunkStart); ownLast = chunk.key(chunkEnd - 1); ownCount = chunkEnd - chunkStart; }
         this._emit(i, chunkStart === 0 && chunkEnd === n ? chunk : chunk.slice(chunkStart, chunkEnd));
       }
+      // What this page says about the segment's keys: all of them up to its end when the
+      // page goes on past it or says nothing follows, else up to its last key.
+      const hi = k < n || !page.truncated ? s.end : last;
+      if (i > i0) this._record(s, 'foreign', new Record(chunk, from, k, s.start, hi, after));
+      else if (s === seg && !s.ownSeen) this._record(s, 'own', new Record(chunk, from, k, after, hi, after));
       if (k < n || (s.end !== null && s.cursor === s.end)) { this._finish(s); i++; } // covered to its end
       if (k >= n) break;
     }
@@ -334,14 +397,80 @@ class ParallelLister {
       st.overlap += n - k;
     }
     if (!page.truncated) {
-      // Nothing exists after this page's last key.
-      for (let j = last === '' ? 0 : this._indexFor(last); j < segs.length; j++) this._finish(segs[j]);
+      // Nothing exists after this page's last key: segments wholly after it have no keys.
+      const j0 = last === '' ? 0 : this._indexFor(last);
+      for (let j = j0; j < segs.length; j++) {
+        if (j > j0) this._record(segs[j], 'foreign', new Record(chunk, n, n, segs[j].start, segs[j].end, after));
+        this._finish(segs[j]);
+      }
     }
     if (seg.fresh && !seg.done) this._judgeLanding(seg, after, chunk);
     seg.fresh = false;
     if (!seg.done && page.truncated && ownCount >= PAGE / 2 && segs.includes(seg)) this._plan(seg, ownFirst, ownLast, ownCount);
     if (this.ordered) this._flush();
+    this._forget();
     if (segs.length > 2 * this.concurrency + 64) this._compact();
+  }
+
+  // A page's word on a segment's first keys, checked against what another page said.
+  _record(s, kind, rec) {
+    if (kind === 'own') {
+      s.ownSeen = true;
+      if (s.foreign) this._agree(s, rec, s.foreign);
+      s.own = rec;
+    } else if (s.own) this._agree(s, s.own, rec);
+    else if (!s.foreign) s.foreign = rec;
+  }
+
+  // Two pages must list the same keys where both speak. When they do not, both requests
+  // are made again: keys written or deleted meanwhile explain a difference once; a server
+  // that mishandles StartAfter gives the same difference again.
+  _agree(s, a, b) {
+    const lo = compareKeys(a.lo, b.lo) >= 0 ? a.lo : b.lo;
+    const hi = a.hi === null ? b.hi : b.hi === null ? a.hi : compareKeys(a.hi, b.hi) <= 0 ? a.hi : b.hi;
+    if (hi !== null && lo !== '' && compareKeys(hi, lo) <= 0) return;
+    if (!firstDifference(keysWithin(a.keys, lo, hi), keysWithin(b.keys, lo, hi))) return;
+    this.stats.listRechecks++;
+    const again = {};
+    const both = () => {
+      if (!again.a || !again.b || this.error) return;
+      // The new pages speak up to where both still reach.
+      const reach = (p, h) => (p.truncated && p.chunk.length ? minKeyOrNull(h, p.chunk.key(p.chunk.length - 1)) : h);
+      const h = reach(again.b, reach(again.a, hi));
+      const ka = keysWithin(again.a.chunk, lo, h), kb = keysWithin(again.b.chunk, lo, h);
+      const d = firstDifference(ka, kb);
+      if (!d) { this.stats.listChanges++; return; }
+      // The smaller of the two keys where they part is the one the other listing skipped.
+      const aSkips = d.a === null || (d.b !== null && compareKeys(d.b, d.a) < 0);
+      const [skipper, lister, key] = aSkips ? [a, b, d.b] : [b, a, d.a];
+      this._fail(new UntrustedStore(`the store's listings disagree, twice: asked for the keys after ${showKey(skipper.after)} it skips ${showKey(key)},` +
+        ` which it lists after ${showKey(lister.after)}: its StartAfter cannot be trusted`));
+    };
+    for (const [name, rec] of [['a', a], ['b', b]]) {
+      this._request(rec.after, (page) => {
+        if (this.error) return;
+        this.stats.pages++;
+        this.stats.keysReturned += chunkOf(page).length;
+        const wrong = pageDisorder(page, rec.after, this.range.prefix);
+        if (wrong) throw new UntrustedStore(`the store ${wrong}`);
+        again[name] = { chunk: chunkOf(page), truncated: page.truncated };
+        both();
+      });
+    }
+  }
+
+  // Records nobody can contradict any more: the segment before it is done, and every request
+  // in flight began after the segment's start (none from before it can run into it, and
+  // its own first page, asked from its start, has come).
+  _forget() {
+    const segs = this.segs;
+    let lowest = null;
+    for (const a of this.afters.values()) if (lowest === null || compareKeys(a, lowest) < 0) lowest = a;
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i];
+      if (!s.own && !s.foreign) continue;
+      if ((i === 0 || segs[i - 1].done) && (lowest === null || compareKeys(lowest, s.start) > 0)) { s.own = null; s.foreign = null; }
+    }
   }
 
   _finish(s) {
@@ -497,7 +626,7 @@ class ParallelLister {
       const s = this.segs[i];
       const prev = out[out.length - 1];
       if (i === this.head) head = out.length;
-      if (prev && prev.done && s.done && !(this.ordered && i === this.head)) {
+      if (prev && prev.done && s.done && !s.own && !s.foreign && !(this.ordered && i === this.head)) {
         prev.end = s.end;
         prev.cursor = s.end === null ? prev.cursor : s.end;
         if (s.buf.length) { prev.buf.push(...s.buf); prev.held += s.held; }
@@ -509,36 +638,6 @@ class ParallelLister {
     this.segs = out;
     this.head = head;
   }
-
-  // Plain ListObjectsV2 walk with continuation tokens, for stores that do not list in order.
-  async *_sequential() {
-    const { prefix, after, stop } = this.range;
-    let token;
-    let first = true;
-    for (;;) {
-      if (this.stats.listRequests >= this.maxRequests) {
-        this.log(budgetNotice(this.stats.listRequests));
-        return;
-      }
-      this.stats.listRequests++;
-      const page = await this.store.listPage({ prefix, startAfter: first ? after || undefined : undefined, continuationToken: token, signal: this.signal });
-      first = false;
-      this.stats.pages++;
-      const all = chunkOf(page).toItems();
-      this.stats.keysReturned += all.length;
-      // Filter rather than cut: this path also serves stores that list out of order.
-      const items = all.filter((it) => inRange(this.range, it.Key));
-      const pastStop = stop !== null && all.length > 0 && isIncreasing(all) &&
-        compareKeys(all[all.length - 1].Key, stop) > 0;
-      if (pastStop) page.truncated = false;
-      this.stats.keysUnique += items.length;
-      if (items.length) yield new ItemChunk(items);
-      if (!page.truncated) break;
-      token = page.nextToken;
-      if (!token) throw new FatalError('the store said the listing is truncated but gave no continuation token');
-    }
-    this.complete = true;
-  }
 }
 
-module.exports = { ParallelLister, Segment, PAGE, pageInOrder, budgetNotice };
+module.exports = { ParallelLister, Segment, PAGE, pageInOrder, pageDisorder, budgetNotice, acceptableStartAfter };

@@ -14,8 +14,10 @@ const { compareKeys } = require('../keys/order');
 const { ExternalSorter, Spool } = require('../util/spool');
 const { runSignal } = require('../signal');
 const { Tally } = require('../transfer/copier');
-const { UsageError } = require('../errors');
-const { describeS3Error } = require('../stores/s3-errors');
+const { UsageError, FatalError } = require('../errors');
+const { showKey } = require('../list/untrusted-store');
+const { describeS3Error, httpStatus } = require('../stores/s3-errors');
+const { NO_PART_HEAD } = require('../transfer/server-copy');
 const { localPath } = require('../transfer/local-paths');
 const { resolveLocation } = require('../location');
 const { targetConnection } = require('../stores/open-store');
@@ -60,15 +62,32 @@ function targetRange(listing, mapper) {
   return out;
 }
 
-async function* mergeJoin(srcPairs, dstItems) {
-  const si = srcPairs[Symbol.asyncIterator]();
-  const di = dstItems[Symbol.asyncIterator]();
-  let s = await si.next(), d = await di.next();
+// A merge of two listings is right only if both are strictly increasing in S3's order: a key
+// out of place would be taken for one that exists on one side only (and a sync would copy,
+// then delete it). So each side is checked as it is consumed; deletes come after the merge.
+function inOrder(next, keyOf, side) {
+  let prev = null;
+  return async () => {
+    const r = await next();
+    if (r.done) return r;
+    const key = keyOf(r.value);
+    if (prev !== null && compareKeys(prev, key) >= 0) {
+      throw new FatalError(`${side} listed ${showKey(key)} after ${showKey(prev)}, not in S3's UTF-8 key order: stopped before acting on the comparison (nothing was deleted)`);
+    }
+    prev = key;
+    return r;
+  };
+}
+
+async function* mergeJoin(srcPairs, dstItems, sides = ['the source', 'the target']) {
+  const si = srcPairs[Symbol.asyncIterator](), di = dstItems[Symbol.asyncIterator]();
+  const nextS = inOrder(() => si.next(), (v) => v.targetKey, sides[0]), nextD = inOrder(() => di.next(), (v) => v.Key, sides[1]);
+  let s = await nextS(), d = await nextD();
   while (!s.done || !d.done) {
     const c = s.done ? 1 : d.done ? -1 : compareKeys(s.value.targetKey, d.value.Key);
-    if (c < 0) { yield { src: s.value.item, targetKey: s.value.targetKey, dst: null }; s = await si.next(); }
-    else if (c > 0) { yield { src: null, targetKey: d.value.Key, dst: d.value }; d = await di.next(); }
-    else { yield { src: s.value.item, targetKey: s.value.targetKey, dst: d.value }; s = await si.next(); d = await di.next(); }
+    if (c < 0) { yield { src: s.value.item, targetKey: s.value.targetKey, dst: null }; s = await nextS(); }
+    else if (c > 0) { yield { src: null, targetKey: d.value.Key, dst: d.value }; d = await nextD(); }
+    else { yield { src: s.value.item, targetKey: s.value.targetKey, dst: d.value }; s = await nextS(); d = await nextD(); }
   }
 }
 
@@ -135,7 +154,7 @@ class Comparison {
       })();
     }
     try {
-      yield* mergeJoin(src, itemsOf(this.dstListing));
+      yield* mergeJoin(src, itemsOf(this.dstListing), [`the source (${this.srcListing.location.text})`, `the target (${this.dstListing.location.text})`]);
     } finally {
       if (sorter) sorter.remove();
     }
@@ -158,9 +177,12 @@ class Comparison {
   async _checkContent(src, dst, verdict) {
     const srcStore = this.srcListing.store, dstStore = this.dstListing.store;
     if (verdict === 'parts') {
-      // Same part count: comparable only if the first parts are the same size too.
+      // Same part count: comparable only if the first parts are the same size too, and
+      // then only where the target was not written after the source: a server that makes
+      // multipart ETags its own way (SeaweedFS) gives a layout-keeping copy another ETag.
       const [a, b] = await Promise.all([firstPartSize(srcStore, src, this), firstPartSize(dstStore, dst, this)]);
-      if (a !== null && a === b) return 'content-differs';
+      const copiedAfter = dst.LastModified && src.LastModified && +dst.LastModified >= +src.LastModified;
+      if (a !== null && a === b && !copiedAfter) return 'content-differs';
       if (!this.options.checksum) return 'unknown';
     }
     const [ha, hb] = await Promise.all([contentMd5(srcStore, src, this), contentMd5(dstStore, dst, this)]);
@@ -173,10 +195,16 @@ class Comparison {
   }
 }
 
+// null where the server cannot say (see NO_PART_HEAD): the pair is then unknown.
 async function firstPartSize(store, item, cmp) {
   cmp.stats.count('HEAD');
-  const h = await store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: item.Key, PartNumber: 1, IfMatch: item.ETag, RequestPayer: store.requestPayer }), { abortSignal: cmp.signal });
-  return h.ContentLength ?? null;
+  try {
+    const h = await store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: item.Key, PartNumber: 1, IfMatch: item.ETag, RequestPayer: store.requestPayer }), { abortSignal: cmp.signal });
+    return h.ContentLength ?? null;
+  } catch (err) {
+    if (NO_PART_HEAD.has(httpStatus(err))) return null;
+    throw err;
+  }
 }
 
 // MD5 of an object's bytes: a single-part S3 ETag is one already; otherwise read them.

@@ -47,7 +47,7 @@ function openCopy(options, journal) {
     });
     const copier = new Copier({
       src: listing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency,
+      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log,
       ...RunJournal.copierHooks(journal, dst.bucket, options),
     });
     if (journal) journal.attach(copier);

@@ -43,7 +43,7 @@ async function sync(options = {}) {
   const dst = cmp.dstListing.store;
   const copier = new Copier({
     src: cmp.srcListing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onConcurrency: options.onConcurrency,
+    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log,
     ...RunJournal.copierHooks(journal, dst.bucket, options),
   });
   if (journal) journal.attach(copier);

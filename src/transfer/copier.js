@@ -41,7 +41,7 @@ function sameConnection(options) {
 class Copier {
   /**
    * @param o {src, dst, w, co (copyOptions), sameConnection, dryrun, signal (abort requests),
-   *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency}
+   *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency, log (notices, each once)}
    */
   constructor(o) {
     Object.assign(this, o);
@@ -56,6 +56,8 @@ class Copier {
     this.waiters = [];
     this.tallies = { copied: new Tally(), planned: new Tally(), failed: new Tally(), changed: new Tally(), skipped: new Tally(), vanished: new Tally() };
     this.failures = [];
+    this.noticed = new Set();
+    this.notice = (message) => { if (!this.noticed.has(message)) { this.noticed.add(message); if (o.log) o.log(message); } };
   }
 
   // Counts and failures carried over from an earlier run of the same command.
@@ -120,6 +122,7 @@ class Copier {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
       largeThreshold: this.co.largeThreshold, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
+      notice: this.notice,
     };
     for (let attempt = 0; ; attempt++) {
       try {

@@ -12,17 +12,43 @@ const { mergedHeaders, commonWriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
 const { ObjectError } = require('./outcome');
 const { abortUpload } = require('./abort-upload');
+const { httpStatus } = require('../stores/s3-errors');
 
 function send(store, stats, type, command, signal) {
   stats.count(type);
   return store.client.send(command, { abortSignal: signal });
 }
 
-async function headSource(job, partNumber) {
+async function headSource(job, partNumber, ifMatch = true) {
   const { src, item, stats, signal } = job;
   return send(src, stats, 'HEAD', new HeadObjectCommand({
-    Bucket: src.bucket, Key: item.Key, IfMatch: item.ETag || undefined, PartNumber: partNumber, RequestPayer: src.requestPayer,
+    Bucket: src.bucket, Key: item.Key, IfMatch: ifMatch ? item.ETag || undefined : undefined, PartNumber: partNumber, RequestPayer: src.requestPayer,
   }), signal);
+}
+
+// Answers to HeadObject partNumber=1 that say the server cannot do it, not that the object
+// changed: moto checks If-Match against the part's own ETag (412), s3proxy has no part
+// HEADs (501), others refuse the parameter (400, 416).
+const NO_PART_HEAD = new Set([400, 412, 416, 501]);
+
+// A multipart source's headers, and the answer about its first part (null where the server
+// gives none). Where the part HEAD fails, a plain HEAD (with If-Match: a 412 there does mean
+// changed) gives the headers, the copy uses a part size of its own, and the run says so once.
+async function headMultipartSource(job) {
+  try {
+    const head = await headSource(job, 1);
+    return { head, part: head };
+  } catch (err) {
+    const status = httpStatus(err);
+    if (!NO_PART_HEAD.has(status)) throw err;
+    const head = await headSource(job);
+    // moto answers a part HEAD without If-Match; what it says is checked by sourceLayout.
+    const part = status === 412 ? await headSource(job, 1, false).catch(() => null) : null;
+    if (!part && job.notice) {
+      job.notice(`the source server answers HeadObject with partNumber=1 with HTTP ${status}: multipart objects are copied in parts of s3blitz's own size, so their copies get other ETags than their sources`);
+    }
+    return { head, part };
+  }
 }
 
 async function sourceTagging(job) {
@@ -100,8 +126,8 @@ async function copyMultipart(job) {
   const { src, dst, item, key, w, stats, signal } = job;
   const mp = multipartCount(item.ETag);
   // HEAD with partNumber=1 gives the part count and first part's size along with the headers.
-  const head = await headSource(job, mp ? 1 : undefined);
-  const layout = !job.partSize && mp ? sourceLayout(item, head) : null;
+  const { head, part } = mp ? await headMultipartSource(job) : { head: await headSource(job), part: null };
+  const layout = !job.partSize && part ? sourceLayout(item, part) : null;
   const partSize = layout || choosePartSize(item.Size, job.partSize);
   const tagging = await sourceTagging(job);
   const headers = mergedHeaders(head, w);
@@ -147,4 +173,4 @@ function serverCopy(job) {
   return multipart ? copyMultipart(job) : copySmall(job);
 }
 
-module.exports = { serverCopy, copySmall, copyMultipart, sourceLayout };
+module.exports = { serverCopy, copySmall, copyMultipart, sourceLayout, NO_PART_HEAD };

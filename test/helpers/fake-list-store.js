@@ -1,7 +1,8 @@
 'use strict';
 // An in-memory ListObjectsV2 for unit tests. It sorts with Buffer.compare on UTF-8
 // bytes, independently of the code under test, and can misbehave on request: short
-// truncated pages, random completion order, unordered pages, ignored StartAfter.
+// truncated pages, random completion order, unordered pages, ignored StartAfter, UTF-16
+// order (s3proxy), and a StartAfter equal to a folder's name skipping that folder (SeaweedFS).
 
 function utf8Sort(keys) {
   return [...new Set(keys)]
@@ -17,10 +18,14 @@ function makeRng(seed) {
 class FakeListStore {
   // rounds: every request waits for the next round, and all requests made meanwhile are
   // answered together, like S3 at a fixed latency; `round` then counts round trips.
-  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000 } = {}) {
+  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, folderStartAfterBug = false } = {}) {
     const sorted = utf8Sort(keys);
-    this.bufs = sorted.map((x) => x[0]);
-    this.keys = sorted.map((x) => x[1]);
+    this.keys = sorted.map((x) => x[1]); // S3's order: the reference
+    // What the store lists, in its own order, and how it compares a StartAfter.
+    this.utf16 = utf16;
+    this.served = utf16 ? [...this.keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : this.keys;
+    this.bufs = this.served.map((k) => Buffer.from(k, 'utf8'));
+    this.folderStartAfterBug = folderStartAfterBug;
     this.rng = makeRng(seed);
     this.shortPageRate = shortPageRate;
     this.jitter = jitter;
@@ -48,17 +53,20 @@ class FakeListStore {
     });
   }
 
-  // Index of the first key > startAfter (by bytes).
+  // Index of the first key > startAfter (by bytes; by UTF-16 code units when utf16).
   _after(startAfter) {
     if (!startAfter) return 0;
     const b = Buffer.from(startAfter, 'utf8');
+    const le = this.utf16 ? (m) => this.served[m] <= startAfter : (m) => Buffer.compare(this.bufs[m], b) <= 0;
     let lo = 0, hi = this.bufs.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (Buffer.compare(this.bufs[m], b) <= 0) lo = m + 1; else hi = m; }
+    while (lo < hi) { const m = (lo + hi) >> 1; if (le(m)) lo = m + 1; else hi = m; }
+    // SeaweedFS: a StartAfter naming a folder skips everything in it.
+    if (this.folderStartAfterBug) while (lo < this.served.length && this.served[lo].startsWith(`${startAfter}/`)) lo++;
     return lo;
   }
 
   _prefixStart(prefix) {
-    return this._after(prefix) - (this.keys.includes(prefix) ? 1 : 0);
+    return this._after(prefix) - (this.served.includes(prefix) ? 1 : 0);
   }
 
   async listPage({ prefix = '', startAfter, continuationToken, delimiter }) {
@@ -72,20 +80,21 @@ class FakeListStore {
     if (this.shortPageRate && this.rng() < this.shortPageRate) want = Math.floor(this.rng() * this.maxKeys);
     const items = [];
     const prefixes = delimiter ? [] : undefined;
-    while (i < this.keys.length && items.length + (prefixes ? prefixes.length : 0) < want) {
-      const k = this.keys[i];
+    const all = this.served;
+    while (i < all.length && items.length + (prefixes ? prefixes.length : 0) < want) {
+      const k = all[i];
       if (prefix && !k.startsWith(prefix)) break;
       const d = delimiter ? k.indexOf(delimiter, prefix.length) : -1;
       if (d >= 0) { // roll the folder up into one entry, as S3 does
         const folder = k.slice(0, d + delimiter.length);
         prefixes.push(folder);
-        while (i < this.keys.length && this.keys[i].startsWith(folder)) i++;
+        while (i < all.length && all[i].startsWith(folder)) i++;
         continue;
       }
       items.push({ Key: k, Size: k.length, LastModified: new Date(0), ETag: '"x"', StorageClass: 'STANDARD' });
       i++;
     }
-    const truncated = i < this.keys.length && (!prefix || this.keys[i].startsWith(prefix));
+    const truncated = i < all.length && (!prefix || all[i].startsWith(prefix));
     if (this.unordered) items.reverse();
     return { items, prefixes, truncated, nextToken: truncated ? String(i) : undefined };
   }
@@ -94,8 +103,8 @@ class FakeListStore {
   expected({ prefix = '', startAfter = '', stopAt = null } = {}) {
     const sa = startAfter ? Buffer.from(startAfter) : null;
     const so = stopAt !== null ? Buffer.from(stopAt) : null;
-    return this.keys.filter((k, i) => k.startsWith(prefix) &&
-      (!sa || Buffer.compare(this.bufs[i], sa) > 0) && (!so || Buffer.compare(this.bufs[i], so) <= 0));
+    return this.keys.filter((k) => k.startsWith(prefix) &&
+      (!sa || Buffer.compare(Buffer.from(k), sa) > 0) && (!so || Buffer.compare(Buffer.from(k), so) <= 0));
   }
 }
 

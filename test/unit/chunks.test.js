@@ -3,7 +3,7 @@ const { ItemChunk, ColumnChunk, chunkOf } = require('../../src/list/chunks');
 const { parseListColumns } = require('../../src/stores/list-parser');
 
 const entry = (k, extra = '') => `<Contents><Key>${k}</Key>${extra}<Size>${k.length}</Size></Contents>`;
-const xml = (body) => `<?xml version="1.0"?><ListBucketResult>${body}<IsTruncated>false</IsTruncated></ListBucketResult>`;
+const xml = (body) => `<?xml version="1.0"?><ListBucketResult><EncodingType>url</EncodingType>${body}<IsTruncated>false</IsTruncated></ListBucketResult>`;
 
 // One page of every kind of entry: unicode, a 1024-byte key, no ETag, no date, other classes.
 const KEYS = ['a', 'caf%C3%A9', '%F0%9F%98%80'.repeat(256), 'no-etag', 'z'];

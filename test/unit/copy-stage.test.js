@@ -32,7 +32,7 @@ test('archived objects are skipped and vanished ones reported; neither fails the
 });
 
 test('every copy names the listed ETag and an encoded CopySource', async () => {
-  s3.on(ListObjectsV2Command).resolves({ Contents: [item(encodeURIComponent('a b+c%d?e#f&g/😀').replace(/%20/g, '+'), '"etag-x"')], IsTruncated: false });
+  s3.on(ListObjectsV2Command).resolves({ EncodingType: 'url', Contents: [item(encodeURIComponent('a b+c%d?e#f&g/😀').replace(/%20/g, '+'), '"etag-x"')], IsTruncated: false });
   s3.on(CopyObjectCommand).resolves({ CopyObjectResult: { ETag: '"etag-x"' } });
   await copy({ source: 's3://src-bucket', target: 's3://dst-bucket/p/', ...creds });
   const input = s3.commandCalls(CopyObjectCommand)[0].args[0].input;
@@ -82,4 +82,49 @@ test('classifyError', () => {
   expect(classifyError(s3err('PreconditionFailed', 412)).status).toBe('changed');
   expect(classifyError(s3err('AccessDenied', 403))).toMatchObject({ status: 'failed', reason: expect.stringMatching(/access denied/) });
   expect(classifyError(s3err('InternalError', 500))).toMatchObject({ status: 'failed', reason: expect.stringMatching(/InternalError/) });
+});
+
+describe('servers that cannot answer HeadObject partNumber=1', () => {
+  const { CreateMultipartUploadCommand, UploadPartCopyCommand, CompleteMultipartUploadCommand, GetObjectTaggingCommand } = require('@aws-sdk/client-s3');
+  const MiB = 1024 * 1024;
+  const mp = item('big', '"abc-3"', 12 * MiB); // 5 + 5 + 2 MiB, uploaded in parts
+  const partHead = (input) => input.PartNumber === 1;
+  beforeEach(() => {
+    s3.on(ListObjectsV2Command).resolves({ Contents: [mp], IsTruncated: false });
+    s3.on(GetObjectTaggingCommand).resolves({ TagSet: [] });
+    s3.on(CreateMultipartUploadCommand).resolves({ UploadId: 'u1' });
+    s3.on(UploadPartCopyCommand).resolves({ CopyPartResult: { ETag: '"p"' } });
+    s3.on(CompleteMultipartUploadCommand).resolves({ ETag: '"abc-3"' });
+  });
+  const ranges = () => s3.commandCalls(UploadPartCopyCommand).map((c) => c.args[0].input.CopySourceRange);
+
+  test.each([[501, 'NotImplemented'], [400, 'InvalidArgument']])('HTTP %i: a plain HEAD, parts of its own size, and one notice', async (status, code) => {
+    s3.on(HeadObjectCommand).callsFake((input) => { if (partHead(input)) throw s3err(code, status); return { ETag: '"abc-3"', ContentLength: 12 * MiB, ContentType: 'text/x' }; });
+    const logs = [];
+    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: (m) => logs.push(m) });
+    expect(r.copied.objects).toBe(1);
+    expect(ranges()).toEqual([`bytes=0-${12 * MiB - 1}`]); // one 64 MiB part holds it
+    expect(s3.commandCalls(HeadObjectCommand).map((c) => [c.args[0].input.PartNumber, c.args[0].input.IfMatch])).toEqual([[1, '"abc-3"'], [undefined, '"abc-3"']]);
+    expect(s3.commandCalls(CreateMultipartUploadCommand)[0].args[0].input.ContentType).toBe('text/x');
+    expect(logs).toEqual([`the source server answers HeadObject with partNumber=1 with HTTP ${status}: multipart objects are copied in parts of s3blitz's own size, so their copies get other ETags than their sources`]);
+  });
+
+  test('HTTP 412 on the part HEAD (moto checks If-Match against the part): unchanged, and the layout kept', async () => {
+    s3.on(HeadObjectCommand).callsFake((input) => {
+      if (partHead(input) && input.IfMatch) throw s3err('PreconditionFailed', 412);
+      return partHead(input) ? { ETag: '"part1"', ContentLength: 5 * MiB, PartsCount: 3 } : { ETag: '"abc-3"', ContentLength: 12 * MiB };
+    });
+    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: () => {} });
+    expect(r.copied.objects).toBe(1);
+    expect(ranges()).toEqual([`bytes=0-${5 * MiB - 1}`, `bytes=${5 * MiB}-${10 * MiB - 1}`, `bytes=${10 * MiB}-${12 * MiB - 1}`]);
+  });
+
+  test('HTTP 412 on the plain HEAD too: the object did change', async () => {
+    // Every conditional HEAD fails: the object keeps changing under the copy.
+    s3.on(HeadObjectCommand).callsFake((input) => { if (input.IfMatch) throw s3err('PreconditionFailed', 412); return { ETag: '"new-3"', ContentLength: 12 * MiB }; });
+    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: () => {} });
+    expect(r.copied.objects).toBe(0);
+    expect(r.changed.objects).toBe(1);
+    expect(s3.commandCalls(CreateMultipartUploadCommand)).toHaveLength(0);
+  });
 });

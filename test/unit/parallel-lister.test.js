@@ -2,6 +2,7 @@
 // Exactly-once: whatever the key set, range and store behaviour, the lister yields what a
 // sequential ListObjectsV2 walk returns, each key once, in S3 order unless unordered.
 const { ParallelLister, pageInOrder } = require('../../src/list/parallel-lister');
+const { UntrustedStore } = require('../../src/list/untrusted-store');
 const { parseListObjectsV2 } = require('../../src/stores/list-parser');
 const { FakeListStore, expectListing } = require('../helpers/fake-list-store');
 const { adversarialKeys, prng } = require('../helpers/keysets');
@@ -81,24 +82,13 @@ describe('ParallelLister behaviour', () => {
     await check(keys, {}, { shortPageRate: 0.9, seed: 3 });
   });
 
-  test('a store that lists out of order falls back to a sequential listing', async () => {
+  // Falling back is the guarded lister's (guarded-lister.test.js); the lister says why.
+  test('a store that lists out of order or ignores StartAfter is an UntrustedStore, naming the keys', async () => {
     const keys = Array.from({ length: 2500 }, (_, i) => `x${String(i).padStart(5, '0')}`);
-    const logs = [];
-    const store = new FakeListStore(keys, { unordered: true });
-    const lister = new ParallelLister(store, { log: (m) => logs.push(m) });
-    const got = await collect(lister);
-    expect(new Set(got)).toEqual(new Set(keys));
-    expect(got.length).toBe(keys.length);
-    expect(lister.stats.fallback).toBe('sequential');
-    expect(logs.join('\n')).toMatch(/sequential/);
-  });
-
-  test('a store that ignores StartAfter falls back instead of repeating keys', async () => {
-    const keys = Array.from({ length: 2500 }, (_, i) => `x${String(i).padStart(5, '0')}`);
-    const store = new FakeListStore(keys, { ignoreStartAfter: true });
-    const lister = new ParallelLister(store, { startAfter: 'x00010', log: () => {} });
-    const got = await collect(lister);
-    expect(got).toEqual(keys.slice(11));
+    await expect(collect(new ParallelLister(new FakeListStore(keys, { unordered: true }), {})))
+      .rejects.toThrow(new UntrustedStore('the store listed "x00998" after "x00999", not in S3\'s UTF-8 key order'));
+    await expect(collect(new ParallelLister(new FakeListStore(keys, { ignoreStartAfter: true }), { startAfter: 'x00010' })))
+      .rejects.toThrow(new UntrustedStore('the store answered StartAfter "x00010" with "x00000", which does not come after it in S3\'s UTF-8 key order'));
   });
 
   test('--max-list-requests stops cleanly and marks the listing incomplete', async () => {
