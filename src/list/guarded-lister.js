@@ -88,7 +88,9 @@ class GuardedLister {
   // A canary for StartAfter on folder names, once per listing, on the first keys that allow
   // one. Its requests run beside the listing; verdict() waits for them and throws if they failed.
   _canary(chunk) {
-    const probes = canaryProbes(chunk, this.range.prefix, this.range.after);
+    // Within --max-list-requests: what the budget leaves of it.
+    const left = (this.options.maxListRequests || Infinity) - this.stats.listRequests;
+    const probes = canaryProbes(chunk, this.range.prefix, this.range.after).slice(0, Math.max(0, left));
     if (!probes.length) return null;
     const done = Promise.all(probes.map(async ({ folder, expect }) => {
       this.stats.listRequests++;
