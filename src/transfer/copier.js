@@ -8,6 +8,8 @@ const { classifyError, isFatalForRun } = require('./outcome');
 const { parseSize, MiB, MIN_PART, MAX_PART } = require('./part-layout');
 const { pickTransfer } = require('.');
 const { AdaptiveLimit } = require('./adaptive-limit');
+const { serverCopy } = require('./server-copy');
+const { streamCopy } = require('./stream-copy');
 const { UsageError } = require('../errors');
 
 // Objects above this go part by part (measured: see the README's "copy threshold").
@@ -57,7 +59,8 @@ class Copier {
     this.tallies = { copied: new Tally(), planned: new Tally(), failed: new Tally(), changed: new Tally(), skipped: new Tally(), vanished: new Tally() };
     this.failures = [];
     this.noticed = new Set();
-    this.notice = (message) => { if (!this.noticed.has(message)) { this.noticed.add(message); if (o.log) o.log(message); } };
+    // Each notice once per run (tag: what makes two notices the same).
+    this.notice = (message, tag = message) => { if (!this.noticed.has(tag)) { this.noticed.add(tag); if (o.log) o.log(message); } };
   }
 
   // Counts and failures carried over from an earlier run of the same command.
@@ -126,7 +129,7 @@ class Copier {
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.transfer(job);
+        return await (job.transfer || this.transfer)(job);
       } catch (err) {
         // Cut short by the run's end: not an outcome; a resumed run will copy it.
         if (this.signal.aborted) return null;
@@ -137,6 +140,16 @@ class Copier {
           const fresh = await this.currentVersion(item);
           if (fresh) { job.item = fresh; continue; }
           return { status: 'vanished', reason: 'deleted since it was listed' };
+        }
+        // A server-side copy that finds no source the server still lists and serves (SeaweedFS
+        // cannot copy a folder object "dir/"): its bytes go through here instead.
+        if (outcome.status === 'vanished' && this.transfer === serverCopy && job.transfer !== streamCopy) {
+          const now = await this.currentVersion(item);
+          if (now && now.ETag === item.ETag) {
+            this.notice(`the server answers server-side copies of some objects it lists and serves with "no such key" (the first: ${JSON.stringify(item.Key)}): those are copied through s3blitz instead`, 'copy-no-such-key');
+            job.transfer = streamCopy;
+            continue;
+          }
         }
         return outcome;
       }

@@ -1,0 +1,251 @@
+'use strict';
+// The compatibility suite: the same checks, through the CLI as a user runs it, against
+// each S3 server people run (test/integration/compat-*.test.js). The truth is always the
+// server's own sequential listing: a server that cannot store a key (file-backed servers
+// refuse "a" beside "a/b", or a segment over 255 bytes) or lists it under another name is
+// not held against s3blitz; those keys are counted, logged and taken out before the checks.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const {
+  S3Client, CreateBucketCommand, PutObjectCommand, DeleteObjectCommand, ListObjectsV2Command,
+  CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand,
+} = require('@aws-sdk/client-s3');
+const { startServer } = require('./servers');
+const { runCli } = require('./s3env');
+const { adversarialKeys, prng } = require('./keysets');
+
+const MiB = 1024 * 1024;
+const byUtf8 = (a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+const log = (server, msg) => console.log(`[s3blitz compat ${server}] ${msg}`);
+
+function clientFor(conn) {
+  return new S3Client({
+    endpoint: conn.endpoint, region: conn.region, forcePathStyle: true,
+    credentials: { accessKeyId: conn.accessKeyId, secretAccessKey: conn.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+// The server's own sequential listing, in its own order: url-decoded only where it says it
+// encoded (the SDK has decoded XML already).
+async function sequentialList(client, bucket, prefix) {
+  const out = [];
+  let token;
+  do {
+    const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, EncodingType: 'url' }));
+    const url = String(r.EncodingType || '').toLowerCase() === 'url';
+    for (const o of r.Contents || []) out.push({ Key: url ? decodeURIComponent(o.Key.replace(/\+/g, ' ')) : o.Key, Size: o.Size, ETag: o.ETag });
+    token = r.IsTruncated ? r.NextContinuationToken : undefined;
+  } while (token);
+  return out;
+}
+
+async function putAll(client, bucket, items, concurrency = 24) {
+  const refused = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) {
+      const { key, body } = items[next++];
+      try {
+        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+      } catch (err) {
+        refused.push({ key, reason: `${err.name} ${err.$metadata ? err.$metadata.httpStatusCode : ''}` });
+      }
+    }
+  }));
+  return refused;
+}
+
+async function putMultipart(client, bucket, key, partSizes) {
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+  const parts = [];
+  for (let i = 0; i < partSizes.length; i++) {
+    const out = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: i + 1, Body: Buffer.alloc(partSizes[i], 97 + i) }));
+    parts.push({ PartNumber: i + 1, ETag: out.ETag });
+  }
+  await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+}
+
+// A tree of day folders (where SeaweedFS skips a folder named by StartAfter) and awkward keys.
+function sourceKeys(seed, keep) {
+  const r = prng(seed);
+  const tree = [];
+  for (let i = 0; i < 3000; i++) tree.push(`logs/2024/${String(1 + (i % 6)).padStart(2, '0')}/${String(1 + ((i >> 3) % 25)).padStart(2, '0')}/part-${i}.gz`);
+  // Not both "a" and "a/b": file-backed servers refuse the second (versitygw, s3proxy) or,
+  // written at once, keep only one of them while answering 200 to both (SeaweedFS).
+  const all = adversarialKeys(3000, seed).filter((k) => k.isWellFormed() && !k.includes('\0'));
+  const names = new Set(all);
+  const awkward = all.filter((k) => {
+    for (let i = k.indexOf('/'); i > 0; i = k.indexOf('/', i + 1)) if (names.has(k.slice(0, i))) return false;
+    return keep(k, names);
+  });
+  // Folder objects ("dir/") empty, as consoles make them (SeaweedFS keeps no bytes of others).
+  return [...tree, ...awkward].map((key) => ({ key, body: Buffer.alloc(key.endsWith('/') ? 0 : r.int(3000), 120) }));
+}
+
+function cli(conn, args, env = {}) {
+  return runCli(args, {
+    timeout: 300e3,
+    env: { AWS_ENDPOINT_URL: conn.endpoint, AWS_ACCESS_KEY_ID: conn.accessKeyId, AWS_SECRET_ACCESS_KEY: conn.secretAccessKey, AWS_REGION: conn.region, ...env },
+  });
+}
+
+function oneLine(stderr) {
+  const lines = stderr.trim().split('\n').filter(Boolean);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).not.toMatch(/^\s+at |Error:|internal error/);
+  return lines[0];
+}
+
+function localFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p); else out.push({ key: path.relative(dir, p).split(path.sep).join('/'), size: fs.statSync(p).size });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * name: a server of servers/index.js. keep(key, allKeys): keys the server can keep at all (its own
+ * sequential listing being the truth, a server that cannot list a key faithfully even so
+ * leaves it out); see the README's compatibility table. extra(ctx): more tests of this
+ * server, with ctx {conn(), client(), cli(args, env), bucket(name), putAll, sequentialList}.
+ */
+function compatSuite(name, { seed = 17, keep = () => true, extra } = {}) {
+  describe(`compatibility: ${name}`, () => {
+    let conn, client, truth, tmp;
+    const src = 'src';
+    const bucket = async (b) => { await client.send(new CreateBucketCommand({ Bucket: b })); return b; };
+
+    beforeAll(async () => {
+      conn = await startServer(name);
+      client = clientFor(conn);
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), `s3blitz-compat-${name}-`));
+      await bucket(src);
+      const items = sourceKeys(seed, keep);
+      const refused = await putAll(client, src, items);
+      // Multipart sources (two and three parts) and a single-part object over the copy threshold.
+      await putMultipart(client, src, 'big/two-parts', [5 * MiB, 1 * MiB]);
+      await putMultipart(client, src, 'big/three-parts', [5 * MiB, 5 * MiB, 2 * MiB]);
+      await client.send(new PutObjectCommand({ Bucket: src, Key: 'big/single-9MiB', Body: Buffer.alloc(9 * MiB, 7) }));
+      // Keys the server lists under another name than they were written with: out, where the
+      // server lets them be deleted by the name they were written with.
+      const stored = new Set((await sequentialList(client, src)).map((o) => o.Key));
+      const uploaded = new Set(items.map((i) => i.key));
+      const renamed = items.filter((i) => !stored.has(i.key) && !refused.some((r) => r.key === i.key)).map((i) => i.key);
+      for (const key of renamed) await client.send(new DeleteObjectCommand({ Bucket: src, Key: key }));
+      truth = await sequentialList(client, src);
+      // Names the server made of others (SeaweedFS lists "a//b" as "a/b"): it answers to them, so they stay.
+      const made = truth.filter((o) => !uploaded.has(o.Key) && !o.Key.startsWith('big/'));
+      log(name, `${conn.version}: ${truth.length} objects; ${refused.length} keys refused (${[...new Set(refused.map((r) => r.reason))].join(', ')}), ` +
+        `${renamed.length} listed under another name (${renamed.slice(0, 3).map((k) => JSON.stringify(k)).join(' ')}), ${made.length} of those names left as the server lists them`);
+      expect(truth.length).toBeGreaterThan(3500); // the tree and hundreds of awkward keys at least
+    }, 600e3);
+
+    afterAll(async () => {
+      if (client) client.destroy();
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+      if (conn) await conn.stop();
+    });
+
+    const expectedKeys = () => truth.map((o) => o.Key).sort(byUtf8);
+
+    test('ls --json lists exactly the server\'s own listing, in S3 key order, run after run', async () => {
+      for (let run = 0; run < (name === 'seaweedfs' ? 3 : 1); run++) {
+        const r = await cli(conn, ['ls', `s3://${src}`, '--json']);
+        expect({ code: r.code, stderr: r.stderr.replace(/^s3blitz: .*(cannot be trusted|UTF-8 key order).*\n/m, '') }).toEqual({ code: 0, stderr: '' });
+        const got = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+        expect(got.map((o) => o.Key)).toEqual(expectedKeys());
+        const bySize = new Map(truth.map((o) => [o.Key, [o.Size, o.ETag]]));
+        expect(got.every((o) => bySize.get(o.Key)[0] === o.Size && bySize.get(o.Key)[1] === o.ETag)).toBe(true);
+        if (r.stderr) log(name, `ls said: ${r.stderr.trim()}`);
+      }
+      const un = await cli(conn, ['ls', `s3://${src}`, '--unordered', '--json']);
+      expect(un.code).toBe(0);
+      expect(un.stdout.trim().split('\n').map((l) => JSON.parse(l).Key).sort(byUtf8)).toEqual(expectedKeys());
+    });
+
+    test('summarize totals equal the listing\'s', async () => {
+      const r = await cli(conn, ['summarize', `s3://${src}`, '--json']);
+      expect(r.code).toBe(0);
+      const s = JSON.parse(r.stdout);
+      expect([s.objects, s.bytes]).toEqual([truth.length, truth.reduce((a, o) => a + o.Size, 0)]);
+    });
+
+    test('cp bucket to bucket copies every key with its size, and single-part ETags', async () => {
+      const dst = await bucket('cp-dst');
+      const r = await cli(conn, ['cp', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal']);
+      expect({ code: r.code, failures: JSON.parse(r.stdout).failures }).toEqual({ code: 0, failures: [] });
+      const got = await sequentialList(client, dst);
+      expect(got.map((o) => o.Key).sort(byUtf8)).toEqual(expectedKeys());
+      const want = new Map(truth.map((o) => [o.Key, o]));
+      for (const o of got) {
+        expect([o.Key, o.Size]).toEqual([o.Key, want.get(o.Key).Size]);
+        const etag = want.get(o.Key).ETag;
+        if (!/-\d+"$/.test(etag) && o.Size <= 8 * MiB) expect([o.Key, o.ETag]).toEqual([o.Key, etag]);
+      }
+      if (r.stderr) log(name, `cp said: ${r.stderr.trim()}`);
+    });
+
+    test('sync, then compare says identical and a second sync copies nothing', async () => {
+      const dst = await bucket('sync-dst');
+      const first = await cli(conn, ['sync', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal']);
+      expect(first.code).toBe(0);
+      expect(JSON.parse(first.stdout).copied.objects).toBe(truth.length);
+      const cmp = await cli(conn, ['compare', `s3://${src}`, `s3://${dst}`, '--json']);
+      expect({ code: cmp.code, identical: JSON.parse(cmp.stdout).identical }).toEqual({ code: 0, identical: true });
+      const again = await cli(conn, ['sync', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal']);
+      expect(again.code).toBe(0);
+      expect(JSON.parse(again.stdout).copied.objects).toBe(0);
+      log(name, `compare classes after sync: ${JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(cmp.stdout).classes).filter(([, t]) => t.objects)))}`);
+    });
+
+    test('download and upload: counts and bytes equal', async () => {
+      const tree = truth.filter((o) => o.Key.startsWith('logs/'));
+      const down = path.join(tmp, 'down');
+      const d = await cli(conn, ['cp', `s3://${src}/logs/`, down, '--json', '--no-journal']);
+      expect(d.code).toBe(0);
+      const files = localFiles(down);
+      expect([files.length, files.reduce((a, f) => a + f.size, 0)]).toEqual([tree.length, tree.reduce((a, o) => a + o.Size, 0)]);
+      const up = await bucket('upload');
+      const u = await cli(conn, ['cp', down, `s3://${up}/logs/`, '--json', '--no-journal']);
+      expect(u.code).toBe(0);
+      const back = await sequentialList(client, up);
+      expect(back.map((o) => [o.Key, o.Size]).sort((a, b) => byUtf8(a[0], b[0]))).toEqual(tree.map((o) => [o.Key, o.Size]).sort((a, b) => byUtf8(a[0], b[0])));
+    });
+
+    test('sync <folder> s3://b --delete never deletes a key the folder has, whatever order the server lists in', async () => {
+      // U+10000 sorts before U+E000 and U+FF21 in UTF-16, after them in S3's UTF-8 order.
+      const names = { '\u{10000}astral': 'a', '\uE000private': 'bb', '\uFF21fullwidth': 'ccc', plain: 'dddd' };
+      const dir = path.join(tmp, 'order');
+      fs.mkdirSync(dir);
+      for (const [n, body] of Object.entries(names)) fs.writeFileSync(path.join(dir, n), body);
+      for (const sequential of [[], ['--sequential']]) {
+        const b = await bucket(`order${sequential.length}`);
+        await putAll(client, b, [...Object.entries(names), ['zz-only-in-target', 'x']].map(([key, body]) => ({ key, body })));
+        const r = await cli(conn, ['sync', dir, `s3://${b}`, '--delete', '--json', '--no-journal', ...sequential]);
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout).deleted.objects).toBe(1);
+        expect((await sequentialList(client, b)).map((o) => o.Key).sort(byUtf8)).toEqual(Object.keys(names).sort(byUtf8));
+      }
+    });
+
+    if (extra) extra({ conn: () => conn, client: () => client, cli: (args, env) => cli(conn, args, env), bucket, putAll: (b, items) => putAll(client, b, items), sequentialList: (b) => sequentialList(client, b) });
+
+    test('a wrong secret and a missing bucket: one line, exit 3', async () => {
+      const wrong = await cli(conn, ['ls', `s3://${src}`], { AWS_SECRET_ACCESS_KEY: 'not-the-secret-0000' });
+      expect(wrong.code).toBe(3);
+      expect(oneLine(wrong.stderr)).toMatch(/secret key does not match|access denied|not recognised/);
+      const missing = await cli(conn, ['ls', 's3://no-such-bucket-s3blitz']);
+      expect(missing.code).toBe(3);
+      expect(oneLine(missing.stderr)).toMatch(/does not exist/);
+    });
+  });
+}
+
+module.exports = { compatSuite, sequentialList, byUtf8 };
