@@ -8,9 +8,9 @@ const fs = require('fs');
 const fsp = require('fs/promises');
 const os = require('os');
 const path = require('path');
-const net = require('net');
 const http = require('http');
 const { spawn } = require('child_process');
+const { isExecutable, installOnce, goInstall, freePorts, spawnWatchdog } = require('./servers/common');
 
 const MINIO_MODULE = 'github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c';
 const ROOT_USER = 's3blitzadmin';
@@ -25,28 +25,9 @@ function cacheDir() {
   return process.env.S3BLITZ_CACHE_DIR || path.join(os.homedir(), '.cache', 's3blitz', 'minio');
 }
 
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function pidAlive(pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM'; // exists, owned by someone else
-  }
-}
-
-// A `go install github.com/minio/minio@...` started outside this helper (e.g.
-// a provisioning script warming the cache) does not know our lock file; wait
-// for it instead of racing it. Linux-only best effort via /proc.
+// A `go install github.com/minio/minio@...` started outside this helper (e.g. a
+// provisioning script warming the cache) does not know our lock file; wait for it
+// instead of racing it. Linux-only best effort via /proc.
 function foreignGoInstallRunning() {
   let pids;
   try {
@@ -64,112 +45,23 @@ function foreignGoInstallRunning() {
   });
 }
 
-// Lock is stale if its owner pid is gone, or if it stayed empty (owner crashed
-// between create and write). Small race when two waiters both break the same
-// stale lock; worst case is one redundant build into a private GOBIN.
-function lockIsStale(lock) {
-  try {
-    const st = fs.statSync(lock);
-    const pid = parseInt(fs.readFileSync(lock, 'utf8'), 10);
-    if (Number.isNaN(pid)) return Date.now() - st.mtimeMs > 30e3;
-    return !pidAlive(pid);
-  } catch {
-    return true; // vanished meanwhile
-  }
-}
-
-async function buildMinio(dir, bin) {
-  // Install into a private GOBIN and rename: the final path then only ever
-  // holds a complete binary, so "exists" means "ready" for everyone else.
-  const gobin = fs.mkdtempSync(path.join(dir, '.gobin-'));
-  const logFile = path.join(dir, 'build.log');
-  process.stderr.write('s3blitz: building MinIO (one time, about 2 minutes)...\n');
-  const log = fs.openSync(logFile, 'w');
-  try {
-    const code = await new Promise((resolve, reject) => {
-      const child = spawn('go', ['install', MINIO_MODULE], {
-        env: { ...process.env, GOBIN: gobin },
-        stdio: ['ignore', log, log],
-      });
-      const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
-      child.on('error', (e) => {
-        clearTimeout(timer);
-        reject(new Error(`cannot run the Go toolchain to build MinIO (${e.message}); ` +
-          `install Go >= 1.24 or put a minio binary at ${bin}`));
-      });
-      child.on('exit', (c, sig) => {
-        clearTimeout(timer);
-        resolve(sig ? `signal ${sig}` : c);
-      });
-    });
-    if (code !== 0 || !isExecutable(path.join(gobin, 'minio'))) {
-      const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
-      throw new Error(`building MinIO failed (exit ${code}); full log in ${logFile}:\n${tail}`);
-    }
-    fs.mkdirSync(path.dirname(bin), { recursive: true });
-    fs.renameSync(path.join(gobin, 'minio'), bin);
-  } finally {
-    fs.closeSync(log);
-    fs.rmSync(gobin, { recursive: true, force: true });
-  }
-}
-
 /** Returns the path of a runnable minio binary, building it once if needed. */
 async function ensureMinioBinary() {
   const dir = cacheDir();
   const bin = path.join(dir, 'bin', 'minio');
-  if (isExecutable(bin)) return bin;
-  fs.mkdirSync(dir, { recursive: true });
-  const lock = path.join(dir, 'build.lock');
-  const deadline = Date.now() + BUILD_TIMEOUT_MS + 60e3;
-  let told = false;
-  while (Date.now() < deadline) {
-    if (isExecutable(bin)) return bin;
-    let fd = null;
-    if (!foreignGoInstallRunning()) {
+  await installOnce({
+    dir, name: 'MinIO', ready: () => isExecutable(bin), timeoutMs: BUILD_TIMEOUT_MS, busyElsewhere: foreignGoInstallRunning,
+    install: async () => {
+      process.stderr.write('s3blitz: building MinIO (one time, about 2 minutes)...\n');
       try {
-        fd = fs.openSync(lock, 'wx'); // O_EXCL: exactly one builder
-      } catch (e) {
-        if (e.code !== 'EEXIST') throw e;
-        if (lockIsStale(lock)) {
-          fs.rmSync(lock, { force: true });
-          continue;
-        }
+        await goInstall({ module: MINIO_MODULE, bin: 'minio', dest: bin, logFile: path.join(dir, 'build.log'), timeoutMs: BUILD_TIMEOUT_MS });
+      } catch (err) {
+        err.message = `${err.message}\n(install Go >= 1.24, or put a minio binary at ${bin})`;
+        throw err;
       }
-    }
-    if (fd === null) {
-      if (!told) process.stderr.write('s3blitz: waiting for a concurrent MinIO build...\n');
-      told = true;
-      await sleep(1000);
-      continue;
-    }
-    try {
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      if (!isExecutable(bin)) await buildMinio(dir, bin);
-      return bin;
-    } finally {
-      fs.rmSync(lock, { force: true });
-    }
-  }
-  throw new Error(`timed out waiting for the MinIO build (lock ${lock})`);
-}
-
-// Ports come from the kernel (listen on :0), held simultaneously so the two
-// differ. Another process may grab one before MinIO binds it; startMinio
-// retries on "address already in use".
-async function freePorts(n) {
-  const servers = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const s = net.createServer();
-      servers.push(s);
-      await new Promise((res, rej) => s.once('error', rej).listen(0, '127.0.0.1', res));
-    }
-    return servers.map((s) => s.address().port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r()))));
-  }
+    },
+  });
+  return bin;
 }
 
 function httpStatus(url) {
@@ -208,26 +100,6 @@ function minioEnv(home) {
   };
   if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
   return env;
-}
-
-// Kills minio (and removes its temp dir) if this parent process disappears
-// without running exit handlers (SIGKILL, crash, jest killed). Detached so it
-// outlives us; while the parent lives it only waits for minio to end, because
-// then the parent does the cleanup (and may reuse the dir for a retry).
-const WATCHDOG = `
-  while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done
-  kill -0 "$1" 2>/dev/null && exit 0
-  if kill -0 "$2" 2>/dev/null; then
-    kill -TERM "$2"
-    for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$2" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL "$2" 2>/dev/null
-  fi
-  rm -rf "$3"
-`;
-function spawnWatchdog(parentPid, childPid, tmpRoot) {
-  const w = spawn('/bin/sh', ['-c', WATCHDOG, 'minio-watchdog', String(parentPid), String(childPid), tmpRoot],
-    { detached: true, stdio: 'ignore' });
-  w.unref();
 }
 
 async function launch(bin, { dataDir, homeDir, port, consolePort }) {

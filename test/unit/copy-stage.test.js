@@ -21,6 +21,7 @@ test('archived objects are skipped and vanished ones reported; neither fails the
   s3.on(CopyObjectCommand, { Key: 'cold' }).rejects(s3err('InvalidObjectState', 403));
   s3.on(CopyObjectCommand, { Key: 'gone' }).rejects(s3err('NoSuchKey', 404));
   s3.on(CopyObjectCommand, { Key: 'ok' }).resolves({ CopyObjectResult: { ETag: '"e1"' } });
+  s3.on(HeadObjectCommand).rejects(s3err('NotFound', 404)); // gone indeed, not just uncopyable
   const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds });
   expect(r.copied.objects).toBe(1);
   expect(r.skipped.objects).toBe(1);
@@ -127,4 +128,21 @@ describe('servers that cannot answer HeadObject partNumber=1', () => {
     expect(r.changed.objects).toBe(1);
     expect(s3.commandCalls(CreateMultipartUploadCommand)).toHaveLength(0);
   });
+});
+
+test('a server-side copy answered "no such key" for an object the server still serves goes through s3blitz (SeaweedFS folder objects)', async () => {
+  const { GetObjectCommand, PutObjectCommand } = require('@aws-sdk/client-s3');
+  const { Readable } = require('stream');
+  s3.on(ListObjectsV2Command).resolves({ Contents: [item('dir/', '"d41d8cd98f00b204e9800998ecf8427e"', 0), item('gone')], IsTruncated: false });
+  s3.on(CopyObjectCommand).rejects(s3err('NoSuchKey', 404));
+  s3.on(HeadObjectCommand, { Key: 'dir/' }).resolves({ ETag: '"d41d8cd98f00b204e9800998ecf8427e"', ContentLength: 0 });
+  s3.on(HeadObjectCommand, { Key: 'gone' }).rejects(s3err('NotFound', 404));
+  s3.on(GetObjectCommand).callsFake(() => ({ Body: Readable.from([]), ContentLength: 0, ETag: '"d41d8cd98f00b204e9800998ecf8427e"' }));
+  s3.on(PutObjectCommand).resolves({ ETag: '"d41d8cd98f00b204e9800998ecf8427e"' });
+  const logs = [];
+  const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: (m) => logs.push(m) });
+  expect([r.copied.objects, r.vanished.objects]).toEqual([1, 1]);
+  expect(s3.commandCalls(PutObjectCommand).map((c) => c.args[0].input.Key)).toEqual(['dir/']);
+  expect(s3.commandCalls(GetObjectCommand)[0].args[0].input.IfMatch).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
+  expect(logs).toEqual(['the server answers server-side copies of some objects it lists and serves with "no such key" (the first: "dir/"): those are copied through s3blitz instead']);
 });
