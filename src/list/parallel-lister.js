@@ -348,7 +348,7 @@ class ParallelLister {
     if (wrong) throw new UntrustedStore(`the store ${wrong}`);
     const cmp = page.ascii ? compareAscii : compareKeys;
     if (n === 0 && page.truncated) {
-      if (++st.emptyTruncated > 100) throw new FatalError('the store keeps returning empty truncated pages');
+      if (++st.emptyTruncated > 100) throw new FatalError(`the store keeps answering with empty pages it says are truncated (the last after ${showKey(after)})`);
     }
     // A few keys of every page teach the key-space model where keys lie.
     for (let k = 0; k < n; k += 97) this.space.learn(chunk.key(k));

@@ -5,6 +5,7 @@
 const { HeadObjectCommand } = require('@aws-sdk/client-s3');
 const { positiveInt } = require('../list/listing');
 const { classifyError, isFatalForRun } = require('./outcome');
+const { httpStatus, errorCode } = require('../stores/s3-errors');
 const { parseSize, MiB, MIN_PART, MAX_PART } = require('./part-layout');
 const { pickTransfer } = require('.');
 const { AdaptiveLimit } = require('./adaptive-limit');
@@ -15,6 +16,8 @@ const { UsageError } = require('../errors');
 // Objects above this go part by part (measured: see the README's "copy threshold").
 const DEFAULT_LARGE_THRESHOLD = 64 * MiB;
 const MAX_NAMED = 10000; // problems kept in the result; every one also goes to onObject
+// Answers to a server-side copy that say the server will not do it (not access or a change).
+const COPY_REFUSED = new Set([400, 501]);
 
 class Tally {
   constructor() { this.objects = 0; this.bytes = 0; }
@@ -141,12 +144,14 @@ class Copier {
           if (fresh) { job.item = fresh; continue; }
           return { status: 'vanished', reason: 'deleted since it was listed' };
         }
-        // A server-side copy that finds no source the server still lists and serves (SeaweedFS
-        // cannot copy a folder object "dir/"): its bytes go through here instead.
-        if (outcome.status === 'vanished' && this.transfer === serverCopy && job.transfer !== streamCopy) {
+        // A server-side copy refused, or said to find no source, for an object the server still
+        // serves as listed (SeaweedFS answers 404 and versitygw 400 for a folder object "dir/"):
+        // its bytes go through here instead.
+        const refused = outcome.status === 'vanished' || (outcome.status === 'failed' && COPY_REFUSED.has(httpStatus(err)));
+        if (refused && this.transfer === serverCopy && job.transfer !== streamCopy) {
           const now = await this.currentVersion(item);
           if (now && now.ETag === item.ETag) {
-            this.notice(`the server answers server-side copies of some objects it lists and serves with "no such key" (the first: ${JSON.stringify(item.Key)}): those are copied through s3blitz instead`, 'copy-no-such-key');
+            this.notice(`the server refuses server-side copies of some objects it lists and serves (the first: ${JSON.stringify(item.Key)}, answered ${errorCode(err)}): those are copied through s3blitz instead`, 'copy-refused');
             job.transfer = streamCopy;
             continue;
           }

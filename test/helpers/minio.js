@@ -1,16 +1,15 @@
 'use strict';
 // Local MinIO for integration tests: builds the binary once (cached outside
 // the repo), starts throw-away servers bound to 127.0.0.1 only, and makes sure
-// they die with the test process. Every failure throws: integration tests must
-// fail loudly, never skip.
+// they die with the test process (the mechanics are servers/common.js's).
+// Every failure throws: integration tests must fail loudly, never skip.
 
 const fs = require('fs');
 const fsp = require('fs/promises');
 const os = require('os');
 const path = require('path');
 const http = require('http');
-const { spawn } = require('child_process');
-const { isExecutable, installOnce, goInstall, freePorts, spawnWatchdog } = require('./servers/common');
+const { isExecutable, installOnce, goInstall, freePorts, launch, withPortRetry } = require('./servers/common');
 
 const MINIO_MODULE = 'github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c';
 const ROOT_USER = 's3blitzadmin';
@@ -18,8 +17,6 @@ const ROOT_PASSWORD = 's3blitz-test-only-0b7e5c2f9a41d6e3';
 const REGION = 'us-east-1';
 const BUILD_TIMEOUT_MS = 20 * 60e3;
 const START_TIMEOUT_MS = 60e3;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function cacheDir() {
   return process.env.S3BLITZ_CACHE_DIR || path.join(os.homedir(), '.cache', 's3blitz', 'minio');
@@ -102,57 +99,10 @@ function minioEnv(home) {
   return env;
 }
 
-async function launch(bin, { dataDir, homeDir, port, consolePort }) {
-  let output = '';
-  const child = spawn(bin, [
-    'server',
-    '--address', `127.0.0.1:${port}`,
-    '--console-address', `127.0.0.1:${consolePort}`,
-    '--certs-dir', path.join(homeDir, 'certs'),
-    dataDir,
-  ], { env: minioEnv(homeDir), stdio: ['ignore', 'pipe', 'pipe'] });
-  const keep = (d) => { output = (output + d).slice(-16384); }; // tail for error messages
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  let exited = null;
-  const exitP = new Promise((resolve) => {
-    child.on('exit', (code, sig) => { exited = sig || code; resolve(); });
-    child.on('error', (e) => { exited = e.message; resolve(); });
-  });
-  const killOnExit = () => { try { child.kill('SIGKILL'); } catch { /* already gone */ } };
-  process.on('exit', killOnExit);
-  if (child.pid) spawnWatchdog(process.pid, child.pid, homeDir);
-
-  const base = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    process.removeListener('exit', killOnExit);
-    if (exited === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exitP;
-      clearTimeout(timer);
-    }
-  };
-
-  // /minio/health/live answers 200 as soon as HTTP is up, before the object
-  // layer/IAM are initialised (early S3 calls would get 503). /cluster waits
-  // for those too, so require both.
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (exited === null) {
-    if ((await httpStatus(`${base}/minio/health/live`)) === 200 &&
-        (await httpStatus(`${base}/minio/health/cluster`)) === 200) {
-      return { child, stop, endpoint: base, output: () => output };
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`MinIO did not become ready on ${base} within ${START_TIMEOUT_MS / 1000}s; output:\n${output}`);
-    }
-    await sleep(100);
-  }
-  process.removeListener('exit', killOnExit);
-  const err = new Error(`MinIO exited during startup (${exited}); output:\n${output}`);
-  err.portInUse = /address already in use/i.test(output);
-  throw err;
+// /minio/health/live answers 200 as soon as HTTP is up, before the object layer/IAM are
+// initialised (early S3 calls would get 503). /cluster waits for those too, so require both.
+async function healthy(base) {
+  return (await httpStatus(`${base}/minio/health/live`)) === 200 && (await httpStatus(`${base}/minio/health/cluster`)) === 200;
 }
 
 /**
@@ -162,37 +112,31 @@ async function launch(bin, { dataDir, homeDir, port, consolePort }) {
  */
 async function startMinio({ dataDir } = {}) {
   const bin = await ensureMinioBinary();
-  // homeDir holds HOME/certs (and the data dir unless one was given). Certs
-  // must not live in the data dir: every top-level dir there is a bucket.
-  const homeDir = await fsp.mkdtemp(path.join(os.tmpdir(), 's3blitz-minio-'));
-  const ownData = !dataDir;
-  if (ownData) dataDir = path.join(homeDir, 'data');
-  await fsp.mkdir(dataDir, { recursive: true });
-  const cleanup = () => fsp.rm(homeDir, { recursive: true, force: true });
-  for (let attempt = 1; ; attempt++) {
+  return withPortRetry(async () => {
+    // homeDir holds HOME/certs (and the data dir unless one was given). Certs
+    // must not live in the data dir: every top-level dir there is a bucket.
+    const homeDir = await fsp.mkdtemp(path.join(os.tmpdir(), 's3blitz-minio-'));
+    const data = dataDir || path.join(homeDir, 'data');
+    await fsp.mkdir(data, { recursive: true });
     const [port, consolePort] = await freePorts(2);
-    let srv;
-    try {
-      srv = await launch(bin, { dataDir, homeDir, port, consolePort });
-    } catch (e) {
-      if (e.portInUse && attempt < 3) continue;
-      await cleanup();
-      throw e;
-    }
-    let stopped = null;
+    const endpoint = `http://127.0.0.1:${port}`;
+    const srv = await launch({
+      name: 'MinIO', cmd: bin, tmpDir: homeDir, cwd: homeDir, env: minioEnv(homeDir), timeoutMs: START_TIMEOUT_MS,
+      args: ['server', '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--certs-dir', path.join(homeDir, 'certs'), data],
+      ready: () => healthy(endpoint),
+    });
     return {
-      endpoint: srv.endpoint,
+      endpoint,
       accessKeyId: ROOT_USER,
       secretAccessKey: ROOT_PASSWORD,
       region: REGION,
       pid: srv.child.pid,
-      dataDir,
+      dataDir: data,
       tmpDir: homeDir, // private scratch dir; removed by stop() (or the watchdog)
       output: srv.output, // last 16KiB of server stdout+stderr, for debugging
-      // Idempotent; data dir removed only if we created it.
-      stop: () => (stopped ??= srv.stop().then(cleanup)),
+      stop: srv.stop, // idempotent; a data dir given by the caller is kept
     };
-  }
+  });
 }
 
 module.exports = { ensureMinioBinary, startMinio, cacheDir, MINIO_MODULE };

@@ -144,5 +144,5 @@ test('a server-side copy answered "no such key" for an object the server still s
   expect([r.copied.objects, r.vanished.objects]).toEqual([1, 1]);
   expect(s3.commandCalls(PutObjectCommand).map((c) => c.args[0].input.Key)).toEqual(['dir/']);
   expect(s3.commandCalls(GetObjectCommand)[0].args[0].input.IfMatch).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
-  expect(logs).toEqual(['the server answers server-side copies of some objects it lists and serves with "no such key" (the first: "dir/"): those are copied through s3blitz instead']);
+  expect(logs).toEqual(['the server refuses server-side copies of some objects it lists and serves (the first: "dir/", answered NoSuchKey): those are copied through s3blitz instead']);
 });
