@@ -1,7 +1,7 @@
 'use strict';
 // A listing that is verified before it is used. The parallel listers check every page
 // (order, StartAfter, pages that overlap must agree) and throw UntrustedStore when a store
-// fails; this holds the first keys back until a few dozen pages have passed those checks
+// fails; this holds the first keys back until 16 pages have passed those checks
 // and a canary request has shown that StartAfter works on a folder's name (some servers
 // skip the whole folder), so a store that cannot be trusted is found before anything is
 // output. Then the listing starts over as one sequential walk, sorted on disk when it must
@@ -16,8 +16,10 @@ const { ExternalSorter } = require('../util/spool');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
 
+// Output waits until this many pages have passed the listers' checks (or the listing ends),
+// holding at most HOLD_KEYS keys meanwhile.
+const HOLD_PAGES = 16;
 const HOLD_KEYS = 32000;
-const HOLD_CHUNKS = 64;
 
 // Folders that begin inside a run of listed keys, with the key that must follow each:
 // for keys ... "logs/02/x", "logs/03/a" ..., StartAfter "logs/03" must answer "logs/03/a"
@@ -63,7 +65,7 @@ class GuardedLister {
         held.push(chunk);
         heldKeys += chunk.length;
         canary ??= this._canary(chunk);
-        if (heldKeys < HOLD_KEYS && held.length < HOLD_CHUNKS) continue;
+        if (heldKeys < HOLD_KEYS && this.stats.pages < HOLD_PAGES) continue;
         if (canary) await canary.verdict();
         const go = held;
         held = null;
@@ -136,4 +138,4 @@ class GuardedLister {
   }
 }
 
-module.exports = { GuardedLister, canaryProbes, HOLD_KEYS };
+module.exports = { GuardedLister, canaryProbes, HOLD_KEYS, HOLD_PAGES };
