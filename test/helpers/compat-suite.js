@@ -148,7 +148,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
       log(name, `${conn.version}: ${truth.length} objects; ${refused.length} keys refused (${[...new Set(refused.map((r) => r.reason))].join(', ')}), ` +
         `${renamed.length} listed under another name (${renamed.slice(0, 3).map((k) => JSON.stringify(k)).join(' ')}), ${made.length} of those names left as the server lists them`);
       expect(truth.length).toBeGreaterThan(3500); // the tree and hundreds of awkward keys at least
-    }, 600e3);
+    }, 1500e3); // a first run installs or builds the server (a Go build can take several minutes)
 
     afterAll(async () => {
       if (client) client.destroy();
