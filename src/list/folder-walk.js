@@ -12,7 +12,7 @@
 // before them as pages arrive), and listers reading one folder. Every key belongs to
 // exactly one part: a delimiter listing rolls each folder up into one entry.
 
-const { ParallelLister, PAGE, pageDisorder, budgetNotice } = require('./parallel-lister');
+const { ParallelLister, PAGE, checkPage, budgetNotice } = require('./parallel-lister');
 const { compareKeys } = require('../keys/order');
 const { normalizeRange } = require('./range');
 const { RequestStats } = require('../stats');
@@ -98,8 +98,7 @@ class FolderWalk {
     // The first page, plain: a small listing ends here, and its keys show the layout.
     const first = await this._request({ prefix: r.prefix, startAfter: r.after || undefined });
     const chunk = chunkOf(first);
-    const wrong = pageDisorder(first, r.after, r.prefix);
-    if (wrong) throw new UntrustedStore(`the store ${wrong}`);
+    checkPage(first, r.after, r.prefix);
     let n = chunk.length;
     while (n > 0 && r.stop !== null && compareKeys(chunk.key(n - 1), r.stop) > 0) n--;
     this.stats.keysUnique += n;

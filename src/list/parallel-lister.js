@@ -82,6 +82,12 @@ function pageInOrder(page, after, prefix) {
   return pageDisorder(page, after, prefix) === null;
 }
 
+// The same, as an UntrustedStore thrown.
+function checkPage(page, after, prefix) {
+  const wrong = pageDisorder(page, after, prefix);
+  if (wrong) throw new UntrustedStore(`the store ${wrong}`);
+}
+
 // What one page says about a segment's first keys: they are `keys` and nothing else in
 // (lo, hi] (hi null: to the end of the listing). A disagreement shows in the first keys
 // (a skipped folder is skipped from its start), so a record keeps at most RECORD_KEYS of
@@ -344,8 +350,7 @@ class ParallelLister {
     const st = this.stats;
     st.pages++;
     st.keysReturned += n;
-    const wrong = pageDisorder(page, after, this.range.prefix);
-    if (wrong) throw new UntrustedStore(`the store ${wrong}`);
+    checkPage(page, after, this.range.prefix);
     const cmp = page.ascii ? compareAscii : compareKeys;
     if (n === 0 && page.truncated) {
       if (++st.emptyTruncated > 100) throw new FatalError(`the store keeps answering with empty pages it says are truncated (the last after ${showKey(after)})`);
@@ -416,18 +421,18 @@ class ParallelLister {
   _record(s, kind, rec) {
     if (kind === 'own') {
       s.ownSeen = true;
-      if (s.foreign) this._agree(s, rec, s.foreign);
+      if (s.foreign) this._agree(rec, s.foreign);
       s.own = rec;
-    } else if (s.own) this._agree(s, s.own, rec);
+    } else if (s.own) this._agree(s.own, rec);
     else if (!s.foreign) s.foreign = rec;
   }
 
   // Two pages must list the same keys where both speak. When they do not, both requests
   // are made again: keys written or deleted meanwhile explain a difference once; a server
   // that mishandles StartAfter gives the same difference again.
-  _agree(s, a, b) {
+  _agree(a, b) {
     const lo = compareKeys(a.lo, b.lo) >= 0 ? a.lo : b.lo;
-    const hi = a.hi === null ? b.hi : b.hi === null ? a.hi : compareKeys(a.hi, b.hi) <= 0 ? a.hi : b.hi;
+    const hi = minKeyOrNull(a.hi, b.hi);
     if (hi !== null && lo !== '' && compareKeys(hi, lo) <= 0) return;
     if (!firstDifference(keysWithin(a.keys, lo, hi), keysWithin(b.keys, lo, hi))) return;
     this.stats.listRechecks++;
@@ -451,8 +456,7 @@ class ParallelLister {
         if (this.error) return;
         this.stats.pages++;
         this.stats.keysReturned += chunkOf(page).length;
-        const wrong = pageDisorder(page, rec.after, this.range.prefix);
-        if (wrong) throw new UntrustedStore(`the store ${wrong}`);
+        checkPage(page, rec.after, this.range.prefix);
         again[name] = { chunk: chunkOf(page), truncated: page.truncated };
         both();
       });
@@ -640,4 +644,4 @@ class ParallelLister {
   }
 }
 
-module.exports = { ParallelLister, Segment, PAGE, pageInOrder, pageDisorder, budgetNotice, acceptableStartAfter };
+module.exports = { ParallelLister, Segment, PAGE, pageInOrder, checkPage, budgetNotice, acceptableStartAfter };
