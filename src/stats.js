@@ -16,7 +16,13 @@ class RequestStats {
     this.overlap = 0;
     this.emptyTruncated = 0;
     this.splits = 0;
-    this.missedSplits = 0;
+    this.hedges = 0; // list requests sent a second time because the first took far too long
+    // List requests in flight, integrated over time: meanInflight is the time-weighted mean.
+    this.inflightNow = 0;
+    this.maxInflight = 0;
+    this.inflightArea = 0;
+    this.inflightFrom = null;
+    this.inflightAt = 0;
     this.listRechecks = 0; // two pages disagreed about the same keys and were asked again
     this.listChanges = 0; // ... and then agreed: the bucket changed while it was listed
     this.fallback = null;
@@ -28,6 +34,20 @@ class RequestStats {
 
   count(type, n = 1) {
     this.requests[type] = (this.requests[type] || 0) + n;
+  }
+
+  // A list request started (+1) or ended (-1) at time now (ms).
+  listInflight(delta, now) {
+    if (this.inflightFrom === null) { this.inflightFrom = now; this.inflightAt = now; }
+    this.inflightArea += this.inflightNow * (now - this.inflightAt);
+    this.inflightAt = now;
+    this.inflightNow += delta;
+    if (this.inflightNow > this.maxInflight) this.maxInflight = this.inflightNow;
+  }
+
+  get meanInflight() {
+    const span = this.inflightAt - (this.inflightFrom ?? 0);
+    return span > 0 ? this.inflightArea / span : this.maxInflight;
   }
 
   get efficiency() {
@@ -51,7 +71,9 @@ class RequestStats {
       overlap: this.overlap,
       efficiency: this.efficiency === null ? null : Number(this.efficiency.toFixed(4)),
       splits: this.splits,
-      missedSplits: this.missedSplits,
+      hedges: this.hedges,
+      meanInflight: Number(this.meanInflight.toFixed(1)),
+      maxInflight: this.maxInflight,
       listRechecks: this.listRechecks,
       listChanges: this.listChanges,
       fallback: this.fallback,
