@@ -14,8 +14,6 @@ const MAX_CHARS = 96; // past this many, a position takes any character seen any
 // A character probed this often at a position without finding a sibling is not guessed there again.
 const MISSES = 2;
 const ENDS = -1; // the key ends here: before every character
-// Weight of a character allowed at a position but not seen there yet, against an average seen one.
-const UNSEEN = 0.3;
 
 function isDigit(cp) { return cp >= 0x30 && cp <= 0x39; }
 function isLower(cp) { return cp >= 0x61 && cp <= 0x7a; }
@@ -51,7 +49,6 @@ function spread(list) {
 class Slot {
   constructor() {
     this.chars = []; // sorted code points seen here (ENDS when a key ended here)
-    this.counts = new Map(); // code point -> sampled keys with it here
     this.wide = false; // too many to keep: any character seen anywhere
     this.misses = new Map(); // code point -> probes that found no sibling with it here
     this.version = 0; // changes with chars and misses
@@ -96,9 +93,8 @@ class KeyShape {
       if (slot && !slot.wide) {
         const n = slot.chars.length;
         insertSorted(slot.chars, cp);
-        slot.counts.set(cp, (slot.counts.get(cp) || 0) + 1);
-        if (slot.chars.length !== n || (slot.counts.get(cp) & 15) === 0) slot.version++;
-        if (slot.chars.length > MAX_CHARS) { slot.wide = true; slot.chars = []; slot.counts = new Map(); }
+        if (slot.chars.length !== n) slot.version++;
+        if (slot.chars.length > MAX_CHARS) { slot.wide = true; slot.chars = []; }
       }
       if (this.alpha.length < 4096) insertSorted(this.alpha, cp);
       c.step(i, cp);
@@ -107,7 +103,6 @@ class KeyShape {
     const end = this._slot(c.slotAt(i), true);
     if (end && !end.wide) {
       if (end.chars[0] !== ENDS) { end.chars.unshift(ENDS); end.version++; }
-      end.counts.set(ENDS, (end.counts.get(ENDS) || 0) + 1);
     }
   }
 
@@ -120,9 +115,7 @@ class KeyShape {
     return slot ? this._weighted(slot).chars : null;
   }
 
-  // The alphabet with a weight for each character: how often sampled keys had it there,
-  // and a little for those only allowed (not seen yet), so what is not read yet is not
-  // taken for empty. As cumulative shares: chars[j] holds [lower[j], lower[j + 1]).
+  // The alphabet, as cumulative shares: chars[j] holds [lower[j], lower[j + 1]).
   _weighted(slot) {
     if (slot.cache && slot.cache.version === slot.version && slot.cache.alphaLength === this.alpha.length) return slot.cache;
     let chars;
@@ -130,24 +123,23 @@ class KeyShape {
     else {
       const seen = slot.chars;
       const count = (test) => seen.reduce((n, cp) => n + (cp !== ENDS && test(cp) ? 1 : 0), 0);
-      const digits = count(isDigit) > 0, lower = count(isLower) >= 2, upper = count(isUpper) >= 2;
+      // Numbered fields fill from the low digits: up to one past the highest seen.
+      let maxDigit = -1;
+      for (const cp of seen) if (isDigit(cp)) maxDigit = Math.max(maxDigit, cp);
+      const lower = count(isLower) >= 2, upper = count(isUpper) >= 2;
       const other = count((cp) => !isDigit(cp) && !isLower(cp) && !isUpper(cp)) > 0;
-      const anything = (count(isDigit) > 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= 3;
+      const anything = (maxDigit >= 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= 3;
       const set = new Set(seen);
       for (const cp of this.alpha) {
         if (set.has(cp) || (slot.misses.get(cp) || 0) >= MISSES) continue;
-        if (anything || (digits && isDigit(cp)) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
+        if (anything || (isDigit(cp) && cp <= maxDigit + 1) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
       }
       chars = [...set].sort((a, b) => a - b);
     }
+    // Every character it takes weighs the same: how often sampled keys had one says more
+    // about which pages were read first than about where keys are.
     const lower = new Float64Array(chars.length + 1);
-    let seenTotal = 0;
-    for (const n of slot.counts.values()) seenTotal += n;
-    const allowed = slot.wide ? 1 : UNSEEN * Math.max(1, seenTotal / Math.max(1, slot.counts.size));
-    let total = 0;
-    for (let j = 0; j < chars.length; j++) { lower[j] = total; total += slot.wide ? 1 : slot.counts.get(chars[j]) || allowed; }
-    for (let j = 0; j < chars.length; j++) lower[j] /= total;
-    lower[chars.length] = 1;
+    for (let j = 0; j <= chars.length; j++) lower[j] = j / chars.length;
     slot.cache = { version: slot.version, alphaLength: this.alpha.length, chars, lower };
     return slot.cache;
   }

@@ -625,8 +625,13 @@ class ParallelLister {
   // near its head). Returns whether any segment was added.
   _fill() {
     const segs = this.segs;
-    let idle = 0;
-    for (let i = this.ordered ? this.head : 0; i < segs.length; i++) if (!segs[i].done && !segs[i].busy) idle++;
+    // Segments waiting for a slot take the free ones first (ordered: those within the window).
+    let idle = 0, held = 0;
+    for (let i = this.ordered ? this.head : 0; i < segs.length; i++) {
+      if (!segs[i].done && !segs[i].busy) idle++;
+      held += segs[i].held;
+      if (this.ordered && held > this.window) break;
+    }
     let free = Math.min(this._room() - idle, this.maxRequests - this.stats.listRequests - idle);
     if (free <= 0) return false;
     const plans = [];
