@@ -518,6 +518,17 @@ class ParallelLister {
     s.probe = null;
   }
 
+  // A segment's plan, made again only when the segment has changed (folder listings asked
+  // for are not asked again for the same page).
+  _planOf(s) {
+    const c = s.planned;
+    if (c && c.sample === s.sample && c.cursor === s.cursor && c.end === s.end && c.busy === s.busy) return c.plan;
+    const plan = this._planFor(s);
+    if (plan && c && c.sample === s.sample) plan.folders = c.plan ? c.plan.folders : [];
+    s.planned = { sample: s.sample, cursor: s.cursor, end: s.end, busy: s.busy, plan };
+    return plan;
+  }
+
   // What a segment's last page says about the rest of it. Its keys share a prefix (`sub`):
   // inside that subtree they are about as dense as on the page, so what is left of it
   // (`near`) can be cut by estimate. Past it (`far`), density says nothing: the rest is
@@ -640,7 +651,7 @@ class ParallelLister {
       const s = segs[i];
       if (s.done) continue;
       if (this.ordered && ahead > this.window) break;
-      const p = this._planFor(s);
+      const p = this._planOf(s);
       ahead += p && p.near ? p.near.keys : PAGE;
       if (p) plans.push(p);
     }
@@ -648,29 +659,37 @@ class ParallelLister {
     // Folder listings first: they name subtrees exactly.
     let listed = false;
     for (const p of plans) {
-      for (const f of p.folders) {
-        if (free <= 0) break;
-        this._listFolders(f, p.s.sample.last, p.s);
+      while (p.folders.length && free > 0) {
+        this._listFolders(p.folders.shift(), p.s.sample.last, p.s);
         free--;
         listed = true;
       }
     }
-    // Then scouts, one from each segment in turn, nearest first.
-    for (const p of plans) p.points = [];
-    for (let round = 0, taken = true; taken && free > 0; round++) {
-      taken = false;
-      for (const p of plans) if (round < p.far.length && free > 0) { p.points.push(p.far[round]); free--; taken = true; }
-    }
-    // Then pieces in proportion to what each segment has left near, none under minPiece keys.
+    // Then scouts and cuts. Ordered output waits on its head: the segments nearest it take
+    // what they can use, in order. Otherwise scouts one from each segment in turn, then
+    // pieces in proportion to what each segment has left near; none under minPiece keys.
+    for (const p of plans) { p.points = []; p.k = 0; }
     const cuts = plans.filter((p) => p.near && p.near.keys >= 2 * this.minPiece);
-    const total = cuts.reduce((t, p) => t + p.near.keys, 0);
-    for (const p of cuts) {
-      p.max = Math.floor(p.near.keys / this.minPiece) - 1;
-      p.k = Math.min(p.max, Math.floor((free * p.near.keys) / total));
+    for (const p of cuts) p.max = Math.floor(p.near.keys / this.minPiece) - 1;
+    if (this.ordered) {
+      for (const p of plans) {
+        if (free <= 0) break;
+        const take = Math.min(free, p.far.length);
+        p.points.push(...p.far.slice(0, take));
+        free -= take;
+        if (p.max) { p.k = Math.min(free, p.max); free -= p.k; }
+      }
+    } else {
+      for (let round = 0, taken = true; taken && free > 0; round++) {
+        taken = false;
+        for (const p of plans) if (round < p.far.length && free > 0) { p.points.push(p.far[round]); free--; taken = true; }
+      }
+      const total = cuts.reduce((t, p) => t + p.near.keys, 0);
+      for (const p of cuts) p.k = Math.min(p.max, Math.floor((free * p.near.keys) / total));
+      free -= cuts.reduce((t, p) => t + p.k, 0);
+      cuts.sort((a, b) => b.near.keys / (b.k + 1) - a.near.keys / (a.k + 1));
+      for (let j = 0; free > 0 && j < cuts.length; j++) if (cuts[j].k < cuts[j].max) { cuts[j].k++; free--; }
     }
-    free -= cuts.reduce((t, p) => t + p.k, 0);
-    cuts.sort((a, b) => b.near.keys / (b.k + 1) - a.near.keys / (a.k + 1));
-    for (let j = 0; free > 0 && j < cuts.length; j++) if (cuts[j].k < cuts[j].max) { cuts[j].k++; free--; }
     let added = false;
     for (const p of plans) {
       if (p.k) {
@@ -681,7 +700,6 @@ class ParallelLister {
           prev = key;
         }
       }
-      if (p.points.length || p.folders.length) p.s.sample = null; // planned from this page once; the pieces bring their own
       if (p.points.length && this._split(this.segs.indexOf(p.s), p.points)) added = true;
     }
     return added || listed;
