@@ -10,6 +10,7 @@ const { compareKeys, keyBytes, MAX_KEY_BYTES } = require('./order');
 
 const MAX_SEGMENTS = 64;
 const MAX_OFFSET = 128;
+const MAX_AREAS = 256;
 const MAX_CHARS = 96; // past this many, a position takes any character seen anywhere
 // A character probed this often at a position without finding a sibling is not guessed there again.
 const MISSES = 2;
@@ -56,26 +57,47 @@ class Slot {
   }
 }
 
-// Walks a key's positions: the slot of each character, incrementally.
+// Walks a key's positions: the slot of each character, incrementally. Keys under different
+// top-level folders ('images/ab/…' and 'logs/2024/…') are areas of their own: a character's
+// place in 'logs/…' says nothing about 'images/…'.
 class Cursor {
-  constructor(key, from) {
+  constructor(shape, key, from) {
+    this.shape = shape;
+    this.key = key;
     this.seg = 0;
     this.start = 0;
-    for (let j = key.indexOf('/'); j >= 0 && j < from; j = key.indexOf('/', j + 1)) { this.seg++; this.start = j + 1; }
+    this.area = 0;
+    for (let j = key.indexOf('/'); j >= 0 && j < from; j = key.indexOf('/', j + 1)) this.step(j, 0x2f);
   }
 
   slotAt(i) {
     const off = i - this.start;
-    return this.seg < MAX_SEGMENTS && off < MAX_OFFSET ? this.seg * MAX_OFFSET + off : -1;
+    return this.seg < MAX_SEGMENTS && off < MAX_OFFSET ? (this.area * MAX_SEGMENTS + this.seg) * MAX_OFFSET + off : -1;
   }
 
-  step(i, cp) { if (cp === 0x2f) { this.seg++; this.start = i + 1; } }
+  step(i, cp) {
+    if (cp !== 0x2f) return;
+    if (this.seg === 0) this.area = this.shape._area(this.key.slice(0, i));
+    this.seg++;
+    this.start = i + 1;
+  }
 }
 
 class KeyShape {
   constructor() {
+    this.areas = new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
     this.slots = new Map();
     this.alpha = []; // every code point seen, sorted
+  }
+
+  _area(name) {
+    let a = this.areas.get(name);
+    if (a === undefined) {
+      if (this.areas.size >= MAX_AREAS) return 0;
+      a = this.areas.size + 1;
+      this.areas.set(name, a);
+    }
+    return a;
   }
 
   _slot(id, make) {
@@ -85,7 +107,7 @@ class KeyShape {
   }
 
   learn(key) {
-    const c = new Cursor(key, 0);
+    const c = new Cursor(this, key, 0);
     let i = 0;
     for (; i < key.length; i++) {
       const cp = key.codePointAt(i);
@@ -123,7 +145,7 @@ class KeyShape {
     else {
       const seen = slot.chars;
       const count = (test) => seen.reduce((n, cp) => n + (cp !== ENDS && test(cp) ? 1 : 0), 0);
-      // Numbered fields fill from the low digits: up to one past the highest seen.
+      // Numbered fields fill from the low digits: those up to the highest seen.
       let maxDigit = -1;
       for (const cp of seen) if (isDigit(cp)) maxDigit = Math.max(maxDigit, cp);
       const lower = count(isLower) >= 2, upper = count(isUpper) >= 2;
@@ -132,7 +154,7 @@ class KeyShape {
       const set = new Set(seen);
       for (const cp of this.alpha) {
         if (set.has(cp) || (slot.misses.get(cp) || 0) >= MISSES) continue;
-        if (anything || (isDigit(cp) && cp <= maxDigit + 1) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
+        if (anything || (isDigit(cp) && cp <= maxDigit) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
       }
       chars = [...set].sort((a, b) => a - b);
     }
@@ -151,7 +173,7 @@ class KeyShape {
   // 'logs/'): the next character only, unless `broad`: then every character seen anywhere
   // (where a range's keys part ways, one page says little of what comes next).
   siblings(key, i, broad = false) {
-    const slot = this._slot(new Cursor(key, i).slotAt(i), false);
+    const slot = this._slot(new Cursor(this, key, i).slotAt(i), false);
     const after = key.codePointAt(i);
     const next = after + 1 === 0xd800 ? 0xe000 : after + 1;
     const missed = (cp) => slot && (slot.misses.get(cp) || 0) >= MISSES;
@@ -169,7 +191,7 @@ class KeyShape {
   // A probe for a sibling at position i of key, with key's character there replaced by
   // the probe's, found one (hit) or not.
   probed(key, i, cp, hit) {
-    const slot = this._slot(new Cursor(key, i).slotAt(i), false);
+    const slot = this._slot(new Cursor(this, key, i).slotAt(i), false);
     if (!slot || hit) return;
     slot.misses.set(cp, (slot.misses.get(cp) || 0) + 1);
     slot.version++;
@@ -180,7 +202,7 @@ class KeyShape {
   frac(key, context) {
     if (key === null) return 1;
     if (!key.startsWith(context)) return compareKeys(key, context) < 0 ? 0 : 1;
-    const c = new Cursor(key, context.length);
+    const c = new Cursor(this, key, context.length);
     let f = 0, scale = 1;
     for (let i = context.length; scale > 1e-15;) {
       const slot = this._slot(c.slotAt(i), false);
@@ -204,7 +226,7 @@ class KeyShape {
   keyAt(context, f, lo, hi) {
     if (!(f > 0 && f < 1)) return null;
     let s = context;
-    const c = new Cursor(context, context.length);
+    const c = new Cursor(this, context, context.length);
     for (let i = context.length, steps = 0; steps < 64; steps++) {
       const slot = this._slot(c.slotAt(i), false);
       if (!slot) break;

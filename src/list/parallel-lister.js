@@ -542,17 +542,7 @@ class ParallelLister {
     const ctx = sub.length > prefix.length ? sub : prefix;
     const next = ctx.length > prefix.length ? prefixEnd(ctx) : null;
     const nearEnd = s.end !== null && (next === null || compareKeys(s.end, next) <= 0) ? s.end : next;
-    const plan = { s, near: null, far: [] };
-    const sp = this.shape;
-    const f1 = sp.frac(sm.first, ctx), fl = sp.frac(sm.last, ctx);
-    const perKey = (fl - f1) / (sm.n - 1);
-    if (perKey > 0) {
-      let from = sp.frac(s.cursor, ctx);
-      if (s.busy) from += perKey * PAGE; // the page asked for
-      const to = nearEnd === null ? 1 : sp.frac(nearEnd, ctx);
-      const keys = (to - from) / perKey;
-      if (keys > 0) plan.near = { keys, ctx, from, to, end: nearEnd };
-    }
+    const plan = { s, near: this._estimate(s, ctx, nearEnd), far: [] };
     plan.folders = [];
     if (nearEnd !== s.end) {
       const last = sm.last;
@@ -572,7 +562,28 @@ class ParallelLister {
       }
       for (const m of this._scouts(last, ctx.length - 1, charsFrom, s.end)) plan.far.push(m);
     }
+    // Nothing to scout past the page's subtree, yet keys beyond it: judge the whole rest of
+    // the segment by the page's density, rather than read it one page after another.
+    if (nearEnd !== s.end && !plan.far.length && !plan.folders.length) {
+      const broad = this._estimate(s, s.end === null ? prefix : commonPrefix(s.cursor, s.end), s.end);
+      if (broad && (!plan.near || broad.keys > plan.near.keys)) plan.near = broad;
+    }
     return plan.near || plan.far.length || plan.folders.length ? plan : null;
+  }
+
+  // Keys a segment has left up to `end` (beyond what its request in flight reads), judged by
+  // its last page's density in the key shape's measure of ctx's subtree; null: unknown.
+  _estimate(s, ctx, end) {
+    const sm = s.sample;
+    const sp = this.shape;
+    const f1 = sp.frac(sm.first, ctx), fl = sp.frac(sm.last, ctx);
+    const perKey = (fl - f1) / (sm.n - 1);
+    if (!(perKey > 0)) return null;
+    let from = sp.frac(s.cursor, ctx);
+    if (s.busy) from += perKey * PAGE; // the page asked for
+    const to = end === null ? 1 : sp.frac(end, ctx);
+    const keys = (to - from) / perKey;
+    return keys > 0 ? { keys, ctx, from, to, end } : null;
   }
 
   // Requests the listing may still spend on guesses (new segments, folder listings) and stay
@@ -593,6 +604,7 @@ class ParallelLister {
 
   // A folder listing of f after `after`: its folders are where subtrees begin, exactly.
   _listFolders(f, after, seg) {
+    const from = seg.cursor, to = seg.end;
     this.stats.folderListings++;
     const args = { prefix: f, startAfter: after, delimiter: DELIMITER, after };
     this._request(args, (page) => {
@@ -612,22 +624,26 @@ class ParallelLister {
       const d = this.fanout[depthOf(f)] ||= { listings: 0, found: 0 };
       d.listings++;
       d.found += found.length;
-      this._placeFolders(found, seg);
+      this._placeFolders(found, from, to);
     });
   }
 
-  // New segments at folders that begin subtrees, inside the segment that asked (what lies
-  // in others is theirs to plan), as many as a round of requests can use (every k-th when
-  // there are more).
-  _placeFolders(found, seg) {
-    const idx = this.segs.indexOf(seg);
-    if (idx < 0 || seg.done) return;
-    const inside = found.filter((g) => compareKeys(g, seg.cursor) > 0 && (seg.end === null || compareKeys(g, seg.end) <= 0));
+  // New segments at folders that begin subtrees, inside the range the asking segment had
+  // when it asked (what lies elsewhere is other segments' to plan; pieces cut from the asker
+  // meanwhile take theirs), as many as a round of requests can use (every k-th when there
+  // are more).
+  _placeFolders(found, from, to) {
+    const inside = found.filter((g) => compareKeys(g, from) > 0 && (to === null || compareKeys(g, to) <= 0));
     if (!inside.length) return;
     const step = Math.max(1, Math.ceil(inside.length / this.concurrency));
-    const points = [];
-    for (let j = 0; j < inside.length; j += step) points.push({ key: inside[j], folder: true });
-    this._split(idx, points);
+    const bySeg = new Map();
+    for (let j = 0; j < inside.length; j += step) {
+      const s = this.segs[this._indexFor(keyBefore(inside[j]) || '')];
+      if (s.done || compareKeys(inside[j], s.cursor) <= 0) continue;
+      if (!bySeg.has(s)) bySeg.set(s, []);
+      bySeg.get(s).push({ key: inside[j], folder: true });
+    }
+    for (const [s, points] of bySeg) this._split(this.segs.indexOf(s), points);
     this._pump();
   }
 
