@@ -137,27 +137,32 @@ class KeyShape {
     return slot ? this._weighted(slot).chars : null;
   }
 
+  // The characters a position may take beyond those seen there. For placing keys (bold
+  // false), little: a cut placed where no key is reads the next segment's keys again. For
+  // guessing siblings (bold), more: a probe where no key is costs one empty answer.
+  _allowed(slot, bold, floor = false) {
+    if (slot.wide) return this.alpha;
+    const seen = slot.chars;
+    const count = (test) => seen.reduce((n, cp) => n + (cp !== ENDS && test(cp) ? 1 : 0), 0);
+    // Numbered fields fill from the low digits: for placing, those up to the highest seen.
+    let maxDigit = -1;
+    for (const cp of seen) if (isDigit(cp)) maxDigit = Math.max(maxDigit, cp);
+    const digits = bold ? maxDigit >= 0 : false;
+    const lower = count(isLower) >= 2 || (floor && maxDigit >= 0), upper = count(isUpper) >= 2;
+    const other = count((cp) => !isDigit(cp) && !isLower(cp) && !isUpper(cp)) > 0;
+    const anything = (maxDigit >= 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= 3;
+    const set = new Set(seen);
+    for (const cp of this.alpha) {
+      if (set.has(cp) || (slot.misses.get(cp) || 0) >= MISSES) continue;
+      if (anything || (isDigit(cp) && (digits || cp <= maxDigit)) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
+    }
+    return [...set].sort((a, b) => a - b);
+  }
+
   // The alphabet, as cumulative shares: chars[j] holds [lower[j], lower[j + 1]).
   _weighted(slot) {
     if (slot.cache && slot.cache.version === slot.version && slot.cache.alphaLength === this.alpha.length) return slot.cache;
-    let chars;
-    if (slot.wide) chars = this.alpha;
-    else {
-      const seen = slot.chars;
-      const count = (test) => seen.reduce((n, cp) => n + (cp !== ENDS && test(cp) ? 1 : 0), 0);
-      // Numbered fields fill from the low digits: those up to the highest seen.
-      let maxDigit = -1;
-      for (const cp of seen) if (isDigit(cp)) maxDigit = Math.max(maxDigit, cp);
-      const lower = count(isLower) >= 2, upper = count(isUpper) >= 2;
-      const other = count((cp) => !isDigit(cp) && !isLower(cp) && !isUpper(cp)) > 0;
-      const anything = (maxDigit >= 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= 3;
-      const set = new Set(seen);
-      for (const cp of this.alpha) {
-        if (set.has(cp) || (slot.misses.get(cp) || 0) >= MISSES) continue;
-        if (anything || (isDigit(cp) && cp <= maxDigit) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
-      }
-      chars = [...set].sort((a, b) => a - b);
-    }
+    const chars = this._allowed(slot, false);
     // Every character it takes weighs the same: how often sampled keys had one says more
     // about which pages were read first than about where keys are.
     const lower = new Float64Array(chars.length + 1);
@@ -170,19 +175,20 @@ class KeyShape {
   // first: the very next character (whatever follows there, a probe finds it), then those
   // seen there, then the rest of the position's alphabet; each group spread over its range.
   // A position seen to hold one letter or symbol only is probably fixed (the 'o' of
-  // 'logs/'): the next character only, unless `broad`: then every character seen anywhere
-  // (where a range's keys part ways, one page says little of what comes next).
-  siblings(key, i, broad = false) {
+  // 'logs/'). Where a range's keys part ways (`floor`), one page says little of what comes
+  // next: letters may follow digits there, and past the end of what is known (`broad`),
+  // any character seen anywhere.
+  siblings(key, i, floor = false, broad = false) {
     const slot = this._slot(new Cursor(this, key, i).slotAt(i), false);
     const after = key.codePointAt(i);
     const next = after + 1 === 0xd800 ? 0xe000 : after + 1;
     const missed = (cp) => slot && (slot.misses.get(cp) || 0) >= MISSES;
     const out = next <= 0x10ffff && !missed(next) ? [next] : [];
-    const chars = broad ? [...new Set([...(this._alphabet(slot) || []), ...this.alpha])].sort((a, b) => a - b) : this._alphabet(slot);
-    if (!chars) return out;
+    if (!slot) return out;
+    const chars = broad ? [...new Set([...this._allowed(slot, true, floor), ...this.alpha])].sort((a, b) => a - b) : this._allowed(slot, true, floor);
     const later = [], rest = [];
     for (let j = lowerBound(chars, next + 1); j < chars.length; j++) {
-      if (!missed(chars[j])) (slot && slot.chars.includes(chars[j]) ? later : rest).push(chars[j]);
+      if (!missed(chars[j])) (slot.chars.includes(chars[j]) ? later : rest).push(chars[j]);
     }
     for (const group of [later, rest]) out.push(...spread(group));
     return out;

@@ -733,7 +733,7 @@ class ParallelLister {
       if (c >= 0xdc00 && c <= 0xdfff) continue; // the second half of a pair: its first half speaks
       const base = last.slice(0, i);
       const list = [];
-      for (const cp of this.shape.siblings(last, i, end === null && i === floor)) {
+      for (const cp of this.shape.siblings(last, i, i === floor, end === null && i === floor)) {
         const key = base + String.fromCodePoint(cp);
         if (end === null || compareKeys(key, end) < 0) list.push({ key, from: last, at: i });
       }
