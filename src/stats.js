@@ -10,6 +10,7 @@ class RequestStats {
     this.listRequests = 0;
     this.folderListings = 0; // list requests with a delimiter, part of listRequests
     this.pages = 0;
+    this.checkedPages = 0; // pages of two or more keys: the ones whose order says something
     this.threadRequests = 0; // list pages and copies sent (and pages parsed) on the request thread
     this.keysReturned = 0;
     this.keysUnique = 0;

@@ -16,7 +16,7 @@ const { ExternalSorter } = require('../util/spool');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
 
-// Output waits until this many pages have passed the listers' checks (or the listing ends),
+// Output waits until this many pages of keys have passed the listers' checks (or the listing ends),
 // holding at most HOLD_KEYS keys meanwhile.
 const HOLD_PAGES = 16;
 const HOLD_KEYS = 32000;
@@ -65,7 +65,7 @@ class GuardedLister {
         held.push(chunk);
         heldKeys += chunk.length;
         canary ??= this._canary(chunk);
-        if (heldKeys < HOLD_KEYS && this.stats.pages < HOLD_PAGES) continue;
+        if (heldKeys < HOLD_KEYS && this.stats.checkedPages < HOLD_PAGES) continue;
         if (canary) await canary.verdict();
         const go = held;
         held = null;

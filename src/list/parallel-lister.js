@@ -95,9 +95,8 @@ class ParallelLister {
   /**
    * @param store object with listPage({prefix, startAfter, continuationToken, signal})
    * @param options {prefix, startAfter, stopAt, listConcurrency, maxListRequests,
-   *   ordered, reorderWindow, maxQueuedPages, signal, stats, log, gate, splitPoints,
-   *   hedge (default true), clock (ms, for tests: a virtual clock)}
-   *   gate: request slots shared with other listers ({limit, inflight, demand, released()})
+   *   ordered, reorderWindow, maxQueuedPages, signal, stats, log, splitPoints, folders
+   *   (false: never list folders), hedge (default true), clock (ms, for tests: a virtual clock)}
    */
   constructor(store, options = {}) {
     this.store = store;
@@ -128,8 +127,6 @@ class ParallelLister {
     this.buffered = 0; // keys held back for order
     this.inflight = 0;
     this.active = 1; // segments not done
-    this.gate = options.gate || null;
-    if (this.gate) this.gate.demand++;
     // Split points known in advance (hints from an earlier listing, or where a sibling
     // folder's pages ended): guesses like any other.
     const seeds = [...new Set(options.splitPoints || [])].filter((k) => inRange(this.range, k) && k !== this.range.stop).sort(compareKeys);
@@ -149,7 +146,7 @@ class ParallelLister {
 
   // The same as chunks (see chunks.js): items not made yet.
   async *chunks() {
-    if (this.range.empty) { this._leaveGate(); this.complete = true; return; }
+    if (this.range.empty) { this.complete = true; return; }
     const onAbort = () => this._fail(this.signal.reason || new Error('aborted'));
     if (this.signal) {
       if (this.signal.aborted) throw this.signal.reason || new Error('aborted');
@@ -173,13 +170,7 @@ class ParallelLister {
       if (this.signal) this.signal.removeEventListener('abort', onAbort);
       this.stopped = true;
       this._abortAll();
-      this._leaveGate();
     }
-  }
-
-  // Segments left unfinished (an error, a stop) no longer ask the shared gate for slots.
-  _leaveGate() {
-    if (this.gate && !this.leftGate) { this.leftGate = true; this.gate.demand -= this.active; }
   }
 
   async *items() {
@@ -206,7 +197,6 @@ class ParallelLister {
   _room() {
     if (this.stopped || this.error || this.out.length >= this.maxQueued) return 0;
     let n = this.concurrency - this.inflight;
-    if (this.gate) n = Math.min(n, this.gate.limit - this.gate.inflight);
     return n;
   }
 
@@ -287,7 +277,6 @@ class ParallelLister {
   _send(req) {
     req.live++;
     this.inflight++;
-    if (this.gate) this.gate.inflight++;
     this.stats.listRequests++;
     this.stats.listInflight(1, this.clock());
     const ac = new AbortController();
@@ -312,7 +301,6 @@ class ParallelLister {
         this.inflight--;
         this.stats.listInflight(-1, this.clock());
         this._pump();
-        if (this.gate) { this.gate.inflight--; this.gate.released(); }
       });
   }
 
@@ -366,6 +354,7 @@ class ParallelLister {
     st.pages++;
     st.keysReturned += n;
     checkPage(page, args.startAfter || '', args.prefix);
+    if (n > 1) st.checkedPages++;
     const cmp = page.ascii ? compareAscii : compareKeys;
     if (n === 0 && page.truncated) {
       if (++st.emptyTruncated > 100) throw new FatalError(`the store keeps answering with empty pages it says are truncated (the last after ${showKey(args.startAfter)})`);
@@ -509,7 +498,6 @@ class ParallelLister {
     if (s.probe) this._probed(s, false);
     s.done = true;
     this.active--;
-    if (this.gate && !this.leftGate) this.gate.demand--;
   }
 
   // Whether a scout found a sibling where it looked, for the key shape to learn from.
@@ -610,14 +598,19 @@ class ParallelLister {
     this._request(args, (page) => {
       this.stats.pages++;
       if (this.error) return;
+      // Its keys are checked as any page's; a store that ignores the delimiter is not
+      // asked for folders again (they are only hints).
+      checkPage(page, after, f);
+      const chunk = chunkOf(page);
+      for (let k = 0; k < chunk.length; k++) if (chunk.key(k).indexOf(DELIMITER, f.length) >= 0) { this.folders = false; return; }
       const found = [];
       let prev = null;
       for (const g of page.prefixes || []) {
-        // Only hints: a store that answers oddly is not asked again, and nothing is lost.
-        // (The folder that holds `after` comes first, before it as a string.)
-        const odd = !g.startsWith(f) || g.indexOf(DELIMITER, f.length) !== g.length - 1 ||
-          (prev !== null && compareKeys(g, prev) <= 0) || (!after.startsWith(g) && compareKeys(g, after) <= 0);
-        if (odd) { this.folders = false; return; }
+        // In order, inside f, one level down; the folder that holds `after` may come first.
+        if (!g.startsWith(f) || g.indexOf(DELIMITER, f.length) !== g.length - 1 ||
+          (prev !== null && compareKeys(g, prev) <= 0) || (!after.startsWith(g) && compareKeys(g, after) <= 0)) {
+          throw new UntrustedStore(`the store answered a folder listing of ${showKey(f)} after ${showKey(after)} with the folder ${showKey(g)}, out of place`);
+        }
         prev = g;
         if (!after.startsWith(g)) found.push(g);
       }
@@ -786,7 +779,6 @@ class ParallelLister {
     seg.end = sorted[0].start;
     this.segs.splice(idx + 1, 0, ...added);
     this.active += added.length;
-    if (this.gate && !this.leftGate) this.gate.demand += added.length;
     this.stats.splits += added.length;
     this.guesses += added.length;
     return true;

@@ -4,7 +4,8 @@
 // above U+D800 are remapped so that JavaScript's own order is the byte order), and can
 // misbehave on request: short truncated pages, random completion order, unordered pages,
 // ignored StartAfter, UTF-16 order (s3proxy), a StartAfter equal to a folder's name
-// skipping that folder (SeaweedFS), and requests that stall.
+// skipping that folder (SeaweedFS) or one that begins keys skipping them, and requests
+// that stall.
 
 // Per code unit, so prefixes stay prefixes: surrogates move above U+E000..U+FFFF.
 const HIGH = /[\uD800-\uFFFF]/g;
@@ -24,10 +25,11 @@ function makeRng(seed) {
 class FakeListStore {
   // rounds: every request waits for the next round, and all requests made meanwhile are
   // answered together, like S3 at a fixed latency; `round` then counts round trips.
-  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, folderStartAfterBug = false, stall = null } = {}) {
+  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, folderStartAfterBug = false, prefixStartAfterBug = false, stall = null } = {}) {
     this.utf16 = utf16;
     this.setKeys(keys);
     this.folderStartAfterBug = folderStartAfterBug;
+    this.prefixStartAfterBug = prefixStartAfterBug;
     this.rng = makeRng(seed);
     this.shortPageRate = shortPageRate;
     this.jitter = jitter;
@@ -83,6 +85,8 @@ class FakeListStore {
     let i = lo;
     // SeaweedFS: a StartAfter naming a folder skips everything in it.
     if (this.folderStartAfterBug) while (i < this.served.length && this.served[i].startsWith(`${startAfter}/`)) i++;
+    // Worse: a StartAfter that begins other keys skips all of them.
+    if (this.prefixStartAfterBug) while (i < this.served.length && this.served[i].startsWith(startAfter)) i++;
     return i;
   }
 
