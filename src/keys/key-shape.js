@@ -147,14 +147,14 @@ class KeyShape {
     // Numbered fields fill from the low digits: for placing, those up to the highest seen.
     let maxDigit = -1;
     for (const cp of seen) if (isDigit(cp)) maxDigit = Math.max(maxDigit, cp);
-    const digits = bold ? maxDigit >= 0 : false;
+    const digits = bold ? maxDigit + 1 : maxDigit; // guessing a sibling: one more
     const lower = count(isLower) >= 2 || (floor && maxDigit >= 0), upper = count(isUpper) >= 2;
     const other = count((cp) => !isDigit(cp) && !isLower(cp) && !isUpper(cp)) > 0;
     const anything = (maxDigit >= 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= 3;
     const set = new Set(seen);
     for (const cp of this.alpha) {
       if (set.has(cp) || (slot.misses.get(cp) || 0) >= MISSES) continue;
-      if (anything || (isDigit(cp) && (digits || cp <= maxDigit)) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
+      if (anything || (isDigit(cp) && cp <= digits) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
     }
     return [...set].sort((a, b) => a - b);
   }

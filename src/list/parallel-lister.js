@@ -49,6 +49,9 @@ class Segment {
     // sub, is never sent; `wire` is what a request sends when the cursor is such a key.
     this.sub = null;
     this.wire = null;
+    // Past this key the segment holds nothing (a folder listing showed nothing between its
+    // folder and the next): reading its folder to the end reads it all.
+    this.known = null;
     this.busy = false;
     this.done = false;
     this.buf = [];
@@ -253,8 +256,9 @@ class ParallelLister {
     // into keys the next segments read. A segment that begins a subtree asks from its root.
     const fresh = seg.sub !== null && seg.cursor === seg.start;
     const lowest = fresh ? seg.sub : seg.cursor;
+    const highest = seg.known ?? seg.end;
     let prefix = this.range.prefix;
-    if (seg.end !== null) { const p = commonPrefix(lowest, seg.end); if (p.length > prefix.length) prefix = p; }
+    if (highest !== null) { const p = commonPrefix(lowest, highest); if (p.length > prefix.length) prefix = p; }
     let startAfter = seg.wire ?? (seg.cursor || undefined);
     if (fresh) startAfter = prefix === seg.sub ? undefined : justBefore(seg.sub);
     const args = { prefix, startAfter, after: seg.cursor };
@@ -427,7 +431,7 @@ class ParallelLister {
         seg.wire = n ? last : args.startAfter ?? args.prefix;
         seg.cursor = reach;
       }
-      if (seg.end !== null && compareKeys(seg.end, reach) <= 0) this._finish(seg);
+      if ((seg.end !== null && compareKeys(seg.end, reach) <= 0) || (seg.known !== null && compareKeys(seg.known, reach) <= 0)) this._finish(seg);
     }
     if (this.ordered) this._flush();
     this._forget();
@@ -605,14 +609,26 @@ class ParallelLister {
       for (let k = 0; k < chunk.length; k++) if (chunk.key(k).indexOf(DELIMITER, f.length) >= 0) { this.folders = false; return; }
       const found = [];
       let prev = null;
-      for (const g of page.prefixes || []) {
+      const folders = page.prefixes || [];
+      for (const g of folders) {
         // In order, inside f, one level down; the folder that holds `after` may come first.
         if (!g.startsWith(f) || g.indexOf(DELIMITER, f.length) !== g.length - 1 ||
           (prev !== null && compareKeys(g, prev) <= 0) || (!after.startsWith(g) && compareKeys(g, after) <= 0)) {
           throw new UntrustedStore(`the store answered a folder listing of ${showKey(f)} after ${showKey(after)} with the folder ${showKey(g)}, out of place`);
         }
         prev = g;
-        if (!after.startsWith(g)) found.push(g);
+        if (!after.startsWith(g)) found.push({ key: g, folder: true, gapEnd: null });
+      }
+      // What lies between a folder and the next entry of the listing: nothing. So a folder
+      // followed by another folder, with no key between, ends where its subtree ends.
+      let k = 0;
+      for (let j = 0; j < found.length; j++) {
+        const g = found[j].key;
+        while (k < chunk.length && compareKeys(chunk.key(k), g) < 0) k++;
+        const nextFolder = j + 1 < found.length ? found[j + 1].key : null;
+        const nextKey = k < chunk.length ? chunk.key(k) : null;
+        const next = nextFolder === null ? nextKey : nextKey === null ? nextFolder : minKey(nextFolder, nextKey);
+        found[j].gapEnd = next !== null ? keyBefore(next) : page.truncated ? null : lastKeyWith(f);
       }
       const d = this.fanout[depthOf(f)] ||= { listings: 0, found: 0 };
       d.listings++;
@@ -626,15 +642,15 @@ class ParallelLister {
   // meanwhile take theirs), as many as a round of requests can use (every k-th when there
   // are more).
   _placeFolders(found, from, to) {
-    const inside = found.filter((g) => compareKeys(g, from) > 0 && (to === null || compareKeys(g, to) <= 0));
+    const inside = found.filter((g) => compareKeys(g.key, from) > 0 && (to === null || compareKeys(g.key, to) <= 0));
     if (!inside.length) return;
     const step = Math.max(1, Math.ceil(inside.length / this.concurrency));
     const bySeg = new Map();
     for (let j = 0; j < inside.length; j += step) {
-      const s = this.segs[this._indexFor(keyBefore(inside[j]) || '')];
-      if (s.done || compareKeys(inside[j], s.cursor) <= 0) continue;
+      const s = this.segs[this._indexFor(keyBefore(inside[j].key) || '')];
+      if (s.done || compareKeys(inside[j].key, s.cursor) <= 0) continue;
       if (!bySeg.has(s)) bySeg.set(s, []);
-      bySeg.get(s).push({ key: inside[j], folder: true });
+      bySeg.get(s).push(inside[j]);
     }
     for (const [s, points] of bySeg) this._split(this.segs.indexOf(s), points);
     this._pump();
@@ -771,12 +787,15 @@ class ParallelLister {
     const added = [];
     for (let p = 0; p < sorted.length; p++) {
       const t = new Segment(sorted[p].start, p + 1 < sorted.length ? sorted[p + 1].start : seg.end);
+      if (p + 1 === sorted.length) t.known = seg.known; // the same end, the same empty stretch before it
+      if (sorted[p].gapEnd && t.end !== null && compareKeys(sorted[p].gapEnd, t.end) >= 0) t.known = lastKeyWith(sorted[p].key);
       if (sorted[p].from !== undefined) t.probe = sorted[p];
       else if (sorted[p].guess && sorted[p].guess.at < sorted[p].key.length) t.probe = { key: sorted[p].key.slice(0, sorted[p].guess.at + 1), ...sorted[p].guess };
       if (sorted[p].from !== undefined || sorted[p].folder) t.sub = sorted[p].key;
       added.push(t);
     }
     seg.end = sorted[0].start;
+    seg.known = null;
     this.segs.splice(idx + 1, 0, ...added);
     this.active += added.length;
     this.stats.splits += added.length;
