@@ -123,6 +123,7 @@ class ParallelLister {
     // Folder listings name the folders ahead (stores that take a delimiter).
     this.folders = options.folders !== false && store.delimiters === true;
     this.fanout = []; // by folder depth: {listings, found}
+    this.listed = new Map(); // folder -> {after, reach}: the last listing of it
     this.guesses = 0; // segments added whose first request is not sent yet (see _credit)
     this.shape.learn(this.range.prefix);
     this.segs = [new Segment(this.range.after, this.range.stop)];
@@ -548,7 +549,10 @@ class ParallelLister {
         let f = last.slice(0, Math.max(prefix.length, last.lastIndexOf(DELIMITER, floor - 1) + 1));
         while (f.length < whole) {
           const child = last.indexOf(DELIMITER, f.length) + 1;
-          if (this._worthListing(f)) { plan.folders.push(f); charsFrom = Math.max(charsFrom, child); }
+          if (this._worthListing(f)) {
+            if (!this._listedAlready(f, last, s.end)) plan.folders.push(f);
+            charsFrom = Math.max(charsFrom, child);
+          }
           f = last.slice(0, child);
         }
       }
@@ -594,10 +598,21 @@ class ParallelLister {
     return !d || d.listings < 3 || d.found >= 4 * d.listings;
   }
 
+  // Whether f has been listed (or is being listed) from at or before `after` as far as
+  // `end`: a second listing would name the same folders.
+  _listedAlready(f, after, end) {
+    const l = this.listed.get(f);
+    if (!l || compareKeys(l.after, after) > 0) return false;
+    const need = end === null ? lastKeyWith(f) : minKey(end, lastKeyWith(f));
+    return l.reach === null || compareKeys(l.reach, need) >= 0;
+  }
+
   // A folder listing of f after `after`: its folders are where subtrees begin, exactly.
   _listFolders(f, after, seg) {
     const from = seg.cursor, to = seg.end;
     this.stats.folderListings++;
+    const record = { after, reach: null };
+    this.listed.set(f, record);
     const args = { prefix: f, startAfter: after, delimiter: DELIMITER, after };
     this._request(args, (page) => {
       this.stats.pages++;
@@ -619,6 +634,7 @@ class ParallelLister {
         prev = g;
         if (!after.startsWith(g)) found.push({ key: g, folder: true, gapEnd: null });
       }
+      record.reach = page.truncated ? (folders.length ? folders[folders.length - 1] : chunk.length ? chunk.key(chunk.length - 1) : after) : lastKeyWith(f);
       // What lies between a folder and the next entry of the listing: nothing. So a folder
       // followed by another folder, with no key between, ends where its subtree ends.
       let k = 0;
