@@ -6,8 +6,10 @@
 const SAMPLES = 256;
 
 class LatencyWatch {
-  /** factor × the running p95 of recent latencies, once minSamples have been seen. */
-  constructor({ factor = 3, minSamples = 20, floorMs = 5 } = {}) {
+  /** factor × the running p95 of recent latencies (never under floorMs: a store that
+   * answers in a millisecond needs no second request for a pause of a few), once
+   * minSamples have been seen. */
+  constructor({ factor = 3, minSamples = 20, floorMs = 50 } = {}) {
     this.factor = factor;
     this.minSamples = minSamples;
     this.floorMs = floorMs;

@@ -99,7 +99,8 @@ class ParallelLister {
    * @param store object with listPage({prefix, startAfter, continuationToken, signal})
    * @param options {prefix, startAfter, stopAt, listConcurrency, maxListRequests,
    *   ordered, reorderWindow, maxQueuedPages, signal, stats, log, splitPoints, folders
-   *   (false: never list folders), hedge (default true), clock (ms, for tests: a virtual clock)}
+   *   (false: never list folders), hedge (default true), hedgeAfter (ms: never hedge sooner,
+   *   default 50), clock (ms, for tests: a virtual clock)}
    */
   constructor(store, options = {}) {
     this.store = store;
@@ -116,9 +117,10 @@ class ParallelLister {
     this.stats = options.stats || new RequestStats();
     this.log = options.log || (() => {});
     this.clock = options.clock || (() => performance.now());
-    this.latency = options.hedge === false ? null : new LatencyWatch();
+    this.latency = options.hedge === false ? null : new LatencyWatch(options.hedgeAfter !== undefined ? { floorMs: options.hedgeAfter } : {});
     this.pending = new Set(); // requests in flight (each maybe sent twice)
     this.hedgeTimer = null;
+    this.hedgeDue = null; // when the oldest request becomes a straggler (checked as pages come, too)
     this.shape = new KeyShape(); // which characters each position of a key takes
     // Folder listings name the folders ahead (stores that take a delimiter).
     this.folders = options.folders !== false && store.delimiters === true;
@@ -205,6 +207,7 @@ class ParallelLister {
   }
 
   _pump() {
+    if (this.hedgeDue !== null && this.clock() >= this.hedgeDue) this._hedge();
     // Plan before sending: a segment whose page just came is cut first, so that its next
     // request asks only for its own piece, not for keys a new piece will ask for too.
     if (this._room() > 0) this._fill();
@@ -238,15 +241,24 @@ class ParallelLister {
       return null;
     }
     // Ordered output holds keys back until the segments before them finish: work left
-    // to right and stop where the keys held back so far fill the reorder window.
-    let held = 0;
+    // to right and stop where the keys held back so far, and those the segments before
+    // still have to read, fill the reorder window. The slots left go to cutting those.
+    let ahead = 0;
     for (let i = this.head; i < segs.length; i++) {
       const s = segs[i];
       if (!s.done && !s.busy) return s;
-      held += s.held;
-      if (held > this.window) return null;
+      ahead += this._ahead(s);
+      if (ahead > this.window) return null;
     }
     return null;
+  }
+
+  // Keys a segment holds back for order, or will have to: what it holds, and what it
+  // still has to read by its last plan (a page, when it has none).
+  _ahead(s) {
+    if (s.done) return s.held;
+    const plan = s.planned && s.planned.plan;
+    return s.held + (plan && plan.near ? plan.near.keys : PAGE);
   }
 
   _launch(seg) {
@@ -317,12 +329,16 @@ class ParallelLister {
     let oldest = Infinity;
     for (const req of this.pending) if (!req.hedged && !req.settled && req.started < oldest) oldest = req.started;
     if (oldest === Infinity) return;
-    const wait = Math.max(1, oldest + limit - this.clock());
+    this.hedgeDue = oldest + limit;
+    const wait = Math.max(1, this.hedgeDue - this.clock());
     this.hedgeTimer = setTimeout(() => { this.hedgeTimer = null; this._hedge(); }, wait);
     if (this.hedgeTimer.unref) this.hedgeTimer.unref();
   }
 
   _hedge() {
+    clearTimeout(this.hedgeTimer);
+    this.hedgeTimer = null;
+    this.hedgeDue = null;
     const limit = this.latency.threshold();
     if (this.stopped || limit === null) return;
     const now = this.clock();
@@ -558,11 +574,11 @@ class ParallelLister {
       }
       for (const m of this._scouts(last, ctx.length - 1, charsFrom, s.end)) plan.far.push(m);
     }
-    // Nothing to scout past the page's subtree, yet keys beyond it: judge the whole rest of
-    // the segment by the page's density, rather than read it one page after another.
-    if (nearEnd !== s.end && !plan.far.length && !plan.folders.length) {
+    // Keys beyond the page's subtree: judge the whole rest of the segment by the page's
+    // density too, and cut it where that says more than scouts alone will cover.
+    if (nearEnd !== s.end && !plan.folders.length) {
       const broad = this._estimate(s, s.end === null ? prefix : commonPrefix(s.cursor, s.end), s.end);
-      if (broad && (!plan.near || broad.keys > plan.near.keys)) plan.near = broad;
+      if (broad && broad.keys > (plan.near ? plan.near.keys : 0) + (plan.far.length + 1) * PAGE) plan.near = broad;
     }
     return plan.near || plan.far.length || plan.folders.length ? plan : null;
   }
@@ -678,22 +694,23 @@ class ParallelLister {
   _fill() {
     const segs = this.segs;
     // Segments waiting for a slot take the free ones first (ordered: those within the window).
-    let idle = 0, held = 0;
+    let idle = 0, ahead = 0;
     for (let i = this.ordered ? this.head : 0; i < segs.length; i++) {
       if (!segs[i].done && !segs[i].busy) idle++;
-      held += segs[i].held;
-      if (this.ordered && held > this.window) break;
+      if (!this.ordered) continue;
+      ahead += this._ahead(segs[i]);
+      if (ahead > this.window) break;
     }
     let free = Math.min(this._room() - idle, this.maxRequests - this.stats.listRequests - idle);
     if (free <= 0) return false;
     const plans = [];
-    let ahead = 0;
+    ahead = 0;
     for (let i = this.ordered ? this.head : 0; i < segs.length; i++) {
       const s = segs[i];
-      if (s.done) continue;
       if (this.ordered && ahead > this.window) break;
+      if (s.done) { ahead += s.held; continue; }
       const p = this._planOf(s);
-      ahead += p && p.near ? p.near.keys : PAGE;
+      ahead += this._ahead(s);
       if (p) plans.push(p);
     }
     if (!plans.length) return false;

@@ -17,6 +17,13 @@ function utf8Sort(keys) {
   return rows;
 }
 
+function aborted(signal) {
+  return new Promise((resolve, reject) => {
+    const fail = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    if (signal.aborted) fail(); else signal.addEventListener('abort', fail, { once: true });
+  });
+}
+
 function makeRng(seed) {
   let s = seed >>> 0 || 1;
   return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
@@ -24,7 +31,8 @@ function makeRng(seed) {
 
 class FakeListStore {
   // rounds: every request waits for the next round, and all requests made meanwhile are
-  // answered together, like S3 at a fixed latency; `round` then counts round trips.
+  // answered together, like S3 at a fixed latency; `round` then counts round trips (a
+  // virtual clock: pass `clock: () => store.round` to a lister).
   constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, folderStartAfterBug = false, prefixStartAfterBug = false, stall = null } = {}) {
     this.utf16 = utf16;
     this.setKeys(keys);
@@ -68,13 +76,15 @@ class FakeListStore {
     return new Promise((resolve) => {
       this.waiting.push(resolve);
       if (this.waiting.length > 1) return;
-      setTimeout(() => {
+      // The next round begins once everything the last one set off has run (its answers'
+      // callbacks, the requests they made): on any machine, at any speed, the same rounds.
+      setImmediate(() => {
         this.round++;
         this.inflightRounds += this.inflight;
         const go = this.waiting;
         this.waiting = [];
         for (const f of go) f();
-      }, 2);
+      });
     });
   }
 
@@ -112,14 +122,16 @@ class FakeListStore {
     return this._lowerBound(prefix, false);
   }
 
-  async listPage({ prefix = '', startAfter, continuationToken, delimiter }) {
+  async listPage({ prefix = '', startAfter, continuationToken, delimiter, signal }) {
     const n = ++this.requests;
     this.inflight++;
     try {
       const extra = this.stall ? this.stall(n) || 0 : 0;
-      if (this.rounds) for (let r = 0; r <= extra; r++) await this._nextRound();
-      else if (this.latencyMs || extra) await new Promise((r) => setTimeout(r, this.latencyMs + extra));
-      else if (this.jitter) await new Promise((r) => (this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
+      const wait = this.rounds ? (async () => { for (let r = 0; r <= extra; r++) await this._nextRound(); })()
+        : this.latencyMs || extra ? new Promise((r) => setTimeout(r, this.latencyMs + extra))
+          : this.jitter ? new Promise((r) => (this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3)))) : null;
+      // An aborted request stops waiting, as a closed connection would.
+      if (wait) await (signal ? Promise.race([wait, aborted(signal)]) : wait);
     } finally { this.inflight--; }
     let i = continuationToken !== undefined ? Number(continuationToken)
       : Math.max(this.ignoreStartAfter ? 0 : this._after(startAfter), prefix ? this._prefixStart(prefix) : 0);
