@@ -18,6 +18,7 @@ class RequestStats {
     this.emptyTruncated = 0;
     this.splits = 0;
     this.hedges = 0; // list requests sent a second time because the first took far too long
+    this.hints = 0; // split points the listing started with (split-hints.js)
     // List requests in flight, integrated over time: meanInflight is the time-weighted mean.
     this.inflightNow = 0;
     this.maxInflight = 0;
@@ -73,6 +74,7 @@ class RequestStats {
       efficiency: this.efficiency === null ? null : Number(this.efficiency.toFixed(4)),
       splits: this.splits,
       hedges: this.hedges,
+      hints: this.hints,
       meanInflight: Number(this.meanInflight.toFixed(1)),
       maxInflight: this.maxInflight,
       listRechecks: this.listRechecks,
