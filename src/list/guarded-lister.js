@@ -81,6 +81,7 @@ class GuardedLister {
     } catch (err) {
       if (!(err instanceof UntrustedStore)) throw err;
       if (!held) throw new FatalError(`${err.message}; found after output began: what was output is right, but the listing stopped (rerun with --sequential)`);
+      this.stats.keysUnique -= heldKeys; // never handed out: the walk hands them out
       held = null;
       this.log(`${err.message}: listing it again with one sequential walk${this.ordered ? ', sorted on disk' : ''}`);
       yield* this._walk(false);
