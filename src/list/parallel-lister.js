@@ -4,13 +4,16 @@
 // those keys are handed to the following segments (advancing their cursors) instead of
 // being thrown away. Exactly-once never depends on where segments begin, only on cursors.
 //
-// Planning: every request slot is kept busy. When a slot is free and no segment waits
-// for one, the segments known to hold the most keys are cut into more pieces, each where
-// a model of the key space (keys/keyspace.js) says its share of the keys begins, judged by
-// how dense the segment's last page was. The tail of the listing, whose extent is unknown,
-// is scouted at doubling distances (and, for ordered output, page by page near its head).
-// Every cut costs about half a page where two segments meet; the planner spends that
-// freely, because a listing at full concurrency is worth far more than the last requests.
+// Planning: every request slot is kept busy from the first round trip. Each page tells
+// the planner two things. Inside the subtree its keys share, keys are about as dense as on
+// the page, so the rest of that subtree is cut into pieces of about a page where a model of
+// the key space (keys/key-shape.js) puts them. Past it, density says nothing, so the rest
+// is scouted: a folder listing (Delimiter) names the next subtrees exactly where folders
+// are many; otherwise scouts go where the key shape says a sibling may begin, one level of
+// the key at a time. Guesses spend requests (a scout that finds nothing, a cut that lands
+// where two segments meet), and the planner spends them freely up to EFFICIENCY overall:
+// a listing at full concurrency is worth far more than the last requests it costs.
+// Ordered output plans only within a window ahead of what it has handed out.
 // A request that takes far longer than its peers is sent again (hedge.js).
 //
 // Trust but verify: every page must increase in S3's UTF-8 order from its StartAfter, and
