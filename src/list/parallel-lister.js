@@ -31,6 +31,7 @@ const { UntrustedStore, showKey } = require('./untrusted-store');
 const { checkPage, pageInOrder, acceptableStartAfter, compareAscii } = require('./page-check');
 const { Record, keysWithin, firstDifference, minKeyOrNull, overlapOf } = require('./page-agreement');
 const { LatencyWatch } = require('./hedge');
+const { setMaxListeners } = require('events');
 
 const PAGE = 1000;
 const EFFICIENCY = 0.7;
@@ -117,6 +118,8 @@ class ParallelLister {
     this.maxQueued = options.maxQueuedPages || 32;
     this.minPiece = (options.minPiecePages || 0.5) * PAGE;
     this.signal = options.signal;
+    this.abort = new AbortController(); // every request's signal: fired when the listing stops
+    setMaxListeners(0, this.abort.signal); // the SDK listens once per request in flight
     this.stats = options.stats || new RequestStats();
     this.log = options.log || (() => {});
     this.clock = options.clock || (() => performance.now());
@@ -199,7 +202,7 @@ class ParallelLister {
 
   _abortAll() {
     clearTimeout(this.hedgeTimer);
-    for (const req of this.pending) for (const ac of req.acs) ac.abort(this.error || new Error('stopped'));
+    this.abort.abort(this.error || new Error('stopped'));
   }
 
   // Request slots this lister may fill now.
@@ -269,14 +272,15 @@ class ParallelLister {
     if (!seg.launched) { seg.launched = true; if (this.guesses > 0) this.guesses--; }
     // Every key of a segment shares the prefix of its lowest and highest possible keys:
     // asked with it as Prefix, the store stops where that prefix ends rather than read on
-    // into keys the next segments read. A segment that begins a subtree asks from its root.
+    // into keys the next segments read. A segment that begins a subtree asks for the
+    // subtree, with no StartAfter: the greatest key before "d2/" ("d2." and U+10FFFF...)
+    // is one SeaweedFS takes to mean "after the folder d2", and would skip all of it.
     const fresh = seg.sub !== null && seg.cursor === seg.start;
-    const lowest = fresh ? seg.sub : seg.cursor;
     const highest = seg.known ?? seg.end;
     let prefix = this.range.prefix;
-    if (highest !== null) { const p = commonPrefix(lowest, highest); if (p.length > prefix.length) prefix = p; }
-    let startAfter = seg.wire ?? (seg.cursor || undefined);
-    if (fresh) startAfter = prefix === seg.sub ? undefined : justBefore(seg.sub);
+    if (fresh) prefix = seg.sub;
+    else if (highest !== null) { const p = commonPrefix(seg.cursor, highest); if (p.length > prefix.length) prefix = p; }
+    const startAfter = fresh ? undefined : seg.wire ?? (seg.cursor || undefined);
     const args = { prefix, startAfter, after: seg.cursor };
     this._request(args, (page) => {
       seg.busy = false;
@@ -288,7 +292,7 @@ class ParallelLister {
   // counted, in flight until onPage has run. A straggler is sent once more; the first
   // answer is taken and the other aborted.
   _request(args, onPage, onError = () => {}) {
-    const req = { args, after: args.after, onPage, onError, started: this.clock(), live: 0, settled: false, hedged: false, acs: [] };
+    const req = { args, after: args.after, onPage, onError, started: this.clock(), live: 0, settled: false, hedged: false };
     this.pending.add(req);
     this._send(req);
     this._armHedge();
@@ -299,18 +303,18 @@ class ParallelLister {
     this.inflight++;
     this.stats.listRequests++;
     this.stats.listInflight(1, this.clock());
-    const ac = new AbortController();
-    req.acs.push(ac);
     const sent = this.clock();
-    this.store.listPage({ prefix: req.args.prefix, startAfter: req.args.startAfter, delimiter: req.args.delimiter, signal: ac.signal })
+    // One signal for all requests: a store may cancel everything it has in flight when a
+    // signal fires, so a twin that lost is left to finish, unread, not aborted.
+    this.store.listPage({ prefix: req.args.prefix, startAfter: req.args.startAfter, delimiter: req.args.delimiter, signal: this.abort.signal })
       .then((page) => {
         if (req.settled) return;
         req.settled = true;
         if (this.latency) this.latency.record(this.clock() - sent);
-        for (const other of req.acs) if (other !== ac) other.abort(new Error('answered by its twin'));
         req.onPage(page);
       }, (err) => {
-        if (req.settled || req.live > 1) return; // aborted, or its twin may still answer
+        // Answered by its twin, or the twin may still answer, or cancelled because the listing stopped.
+        if (req.settled || req.live > 1 || this.abort.signal.aborted) return;
         req.settled = true;
         req.onError();
         this._fail(err);

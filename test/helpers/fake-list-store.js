@@ -93,8 +93,20 @@ class FakeListStore {
     if (!startAfter) return 0;
     const lo = this._lowerBound(startAfter, true);
     let i = lo;
-    // SeaweedFS: a StartAfter naming a folder skips everything in it.
-    if (this.folderStartAfterBug) while (i < this.served.length && this.served[i].startsWith(`${startAfter}/`)) i++;
+    // SeaweedFS lists the folder that holds StartAfter from the entry after its last part,
+    // comparing a subfolder by its bare name: a StartAfter that is a folder's name, or that
+    // name and then a character before '/' ("d2." + U+10FFFF for d2/), skips all of it.
+    if (this.folderStartAfterBug) {
+      const dir = startAfter.slice(0, startAfter.lastIndexOf('/') + 1), name = startAfter.slice(dir.length);
+      for (let k = this.served[i]; k !== undefined && k.startsWith(dir); k = this.served[i]) {
+        const slash = k.indexOf('/', dir.length);
+        if (slash < 0) break;
+        const x = k.slice(dir.length, slash);
+        if (!name.startsWith(x) || (name.length > x.length && name.charCodeAt(x.length) >= 0x2f)) break;
+        const folder = k.slice(0, slash + 1);
+        while (i < this.served.length && this.served[i].startsWith(folder)) i++;
+      }
+    }
     // Worse: a StartAfter that begins other keys skips all of them.
     if (this.prefixStartAfterBug) while (i < this.served.length && this.served[i].startsWith(startAfter)) i++;
     return i;

@@ -106,7 +106,7 @@ describe('ParallelLister behaviour', () => {
   });
 
   // A bucket of 100 pages with 100 request slots: the planner spends requests for speed
-  // (about three per page here; at a million keys it is under two per page, see lister-layouts).
+  // (about four per page here; at a million keys under two, see lister-layouts).
   test('runs requests in parallel on 100,000 keys, at a bounded cost', async () => {
     const keys = generators.hierarchical(100000, 9);
     const store = new FakeListStore(keys, { seed: 9 });
@@ -117,7 +117,7 @@ describe('ParallelLister behaviour', () => {
     const got = await collect(lister);
     expect(got.length).toBe(100000);
     expect(peak).toBeGreaterThan(50);
-    expect(lister.stats.efficiency).toBeGreaterThan(0.25);
+    expect(lister.stats.efficiency).toBeGreaterThan(0.2);
   });
 
   test('ordered output holds a bounded number of keys back', async () => {
