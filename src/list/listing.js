@@ -72,6 +72,7 @@ class Listing {
         maxQueuedPages: this.options.maxQueuedPages,
         sequential: this.options.sequential === true,
         folders: this.options.folders,
+        hedge: this.options.hedge,
         splitPoints: hints.keys,
         signal,
         stats: this.stats,
