@@ -12,6 +12,8 @@ if (!process.env.S3BLITZ_TEST_STATE) {
   process.env.S3BLITZ_TEST_STATE = require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 's3blitz-state-'));
 }
 process.env.XDG_STATE_HOME = process.env.S3BLITZ_TEST_STATE;
+// Split hints too (a listing leaves them for the next one): a throwaway cache per run.
+process.env.XDG_CACHE_HOME = require('path').join(process.env.S3BLITZ_TEST_STATE, 'cache');
 
 module.exports = {
   // Per-project testTimeout is ignored by jest; it must be global.

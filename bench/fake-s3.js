@@ -19,7 +19,8 @@
 //           prints {"endpoint":...,"port":...,"pid":...} as one line on stdout once ready.
 // Control:  GET /__stats, POST /__reset, POST /__bucket?name=, POST /__seed?bucket=&generator=
 //           &count=[&size=&prefix=&seed=...], GET /__count?bucket=, GET /__digest?bucket=,
-//           POST /__clear?bucket=, POST /__latency?list=&other=  (no latency, not counted)
+//           POST /__clear?bucket=, POST /__latency?list=&other=&jitter=&stallEvery=&stallMs=
+//           (no latency, not counted)
 
 const http = require('node:http');
 const crypto = require('node:crypto');
@@ -427,6 +428,13 @@ const GENERATORS = {
     }
     return sortUnique(out);
   },
+
+  // One of bench/layouts.js's key layouts (?layout=NAME&seed=N): the lister's range of shapes.
+  layout(count, { layout, seed = 1 } = {}) {
+    const { LAYOUTS } = require('./layouts');
+    if (!LAYOUTS[layout]) throw new Error(`unknown layout ${layout} (have ${Object.keys(LAYOUTS)})`);
+    return sortUnique(LAYOUTS[layout](count, seed).map(toInt));
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -509,7 +517,15 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
   let counts = Object.create(null), total = 0, inflight = 0, maxInflight = 0, errors = 0, conns = 0;
   let cpuBase = process.cpuUsage(), t0 = process.hrtime.bigint(), reqSeq = 0;
   const seenSockets = new WeakSet();
-  const lat = { list: listLatencyMs, other: otherLatencyMs };
+  // LIST latency: list ms, ± jitter ms (seeded, uniform), and every stallEvery-th LIST
+  // stalls for stallMs instead: the stragglers a real endpoint has.
+  const lat = { list: listLatencyMs, other: otherLatencyMs, jitter: 0, stallEvery: 0, stallMs: 0 };
+  let lists = 0, jitterRand = prng(99);
+  const listLatency = () => {
+    lists++;
+    if (lat.stallEvery && lists % lat.stallEvery === 0) return lat.stallMs;
+    return lat.jitter ? Math.max(0, lat.list + ((jitterRand() / 2 ** 32) * 2 - 1) * lat.jitter) : lat.list;
+  };
 
   const addBucket = (name) => { if (!buckets.has(name)) buckets.set(name, new Bucket(name)); return buckets.get(name); };
   const bucketOf = (name) => { const b = buckets.get(name); if (!b) throw noBucket(name); return b; };
@@ -523,7 +539,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     const cls = Math.max(0, CLASSES.indexOf(opts.storageClass || 'STANDARD'));
     const rec = [size, undefined, mtime, cls];
     // hierarchical and random keys are [a-z0-9/.-] plus the prefix
-    if (generatorName === 'unicode' || !URL_SAFE.test(opts.prefix || '')) b.plain = false;
+    if (generatorName === 'unicode' || generatorName === 'layout' || !URL_SAFE.test(opts.prefix || '')) b.plain = false;
     b.flush();
     if (b.keys.length === 0) { // fast path: adopt the sorted array as is
       const n = keys.length;
@@ -883,7 +899,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       }
     } catch { throw new S3Error(400, 'InvalidURI', 'Could not parse the specified URI.'); }
 
-    const op = (name, list = false) => { ctx.op = name; counts[name] = (counts[name] || 0) + 1; ctx.latency = list ? lat.list : lat.other; };
+    const op = (name, list = false) => { ctx.op = name; counts[name] = (counts[name] || 0) + 1; ctx.latency = list ? listLatency() : lat.other; };
 
     if (!bucket) {
       if (m === 'GET') { op('ListBuckets', true); return listBuckets(ctx); }
@@ -977,7 +993,9 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
         case 'POST /__latency':
           if (q.has('list')) lat.list = +q.get('list');
           if (q.has('other')) lat.other = +q.get('other');
-          return json(200, { listMs: lat.list, otherMs: lat.other });
+          for (const k of ['jitter', 'stallEvery', 'stallMs']) if (q.has(k)) lat[k] = +q.get(k);
+          lists = 0; jitterRand = prng(99); // each condition starts the same way
+          return json(200, { listMs: lat.list, otherMs: lat.other, jitterMs: lat.jitter, stallEvery: lat.stallEvery, stallMs: lat.stallMs });
         case 'POST /__seed': {
           const t = Date.now();
           const opts = {};
@@ -1069,7 +1087,8 @@ function spawnFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, seeds
         count: async (bucket) => (await c('GET', '/__count?' + qs({ bucket }))).count,
         digest: (bucket) => c('GET', '/__digest?' + qs({ bucket })),
         clear: (bucket) => c('POST', '/__clear?' + qs({ bucket })),
-        setLatency: ({ listMs, otherMs } = {}) => c('POST', '/__latency?' + qs({ list: listMs, other: otherMs })),
+        setLatency: ({ listMs, otherMs, jitterMs, stallEvery, stallMs } = {}) =>
+          c('POST', '/__latency?' + qs({ list: listMs, other: otherMs, jitter: jitterMs, stallEvery, stallMs })),
         close: () => new Promise((res) => {
           if (child.exitCode !== null) return res();
           child.once('exit', () => res());

@@ -4,12 +4,12 @@
 // talking to the simulated S3 of bench/fake-s3.js (own process, fixed
 // per-request latency), one run after another on the same data.
 //
-//   npm run bench                   1M-key listing bucket, 100k-object copy (+ 1M unicode keys if --budget allows)
-//   npm run bench -- --quick        100k keys, 10k objects, no unicode bucket
+//   npm run bench                   1M-key listing bucket, 100k-object copy, every key layout at 1M keys
+//   npm run bench -- --quick        100k keys, 10k objects, layouts at 100k keys
 //   options: --list-latency MS (100)  --other-latency MS (30)
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
-//            --budget SEC (900: the unicode section runs only if it should end within it)
-//            --unicode N (keys in the unicode bucket: 1000000 full, 0 quick = skip)
+//            --layout-keys N (keys per layout bucket; 0 skips the layouts section)
+//            --layouts a,b (only these layouts of bench/layouts.js)
 //
 // Every run goes through peers.js's runPeer wrapper (s3blitz too), so wall
 // time, user+sys CPU and peak RSS are measured the same way for every tool.
@@ -26,7 +26,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { spawnFakeS3, GENERATORS, keyEtag, toExternalKey, toInternalKey } = require('./fake-s3');
-const { ensurePeers, buildCommand, runPeer, TUNING } = require('./peers');
+const { ensurePeers, ensureS3ls, buildCommand, runPeer, TUNING } = require('./peers');
 
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 's3blitz.js');
@@ -41,11 +41,11 @@ const PEERS = ['aws', 's5cmd', 'rclone'];
 // a smaller slice so the whole run stays within ~15 minutes.
 const MODES = {
   full: {
-    list: 1e6, copy: 1e5, unicode: 1e6, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, uniList: 50e3, timeoutSec: 900, budgetSec: 900,
+    list: 1e6, copy: 1e5, layoutKeys: 1e6, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
     small: ['rclone:default'], // --transfers 4 + a HEAD per object: ~60 objects/s, 20k would take 5+ min
   },
   quick: {
-    list: 1e5, copy: 1e4, unicode: 0, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, uniList: 0, timeoutSec: 120, budgetSec: 60,
+    list: 1e5, copy: 1e4, layoutKeys: 1e5, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
     small: ['aws:default', 'rclone:default'], // 10 and 4 copies at once: keep quick mode quick
   },
 };
@@ -64,10 +64,10 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--budget SEC] [--unicode N]';
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b]';
 
 function parseArgs(argv) {
-  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, budgetSec: null, unicode: null };
+  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--quick') o.quick = true;
@@ -75,8 +75,8 @@ function parseArgs(argv) {
     else if (a === '--other-latency') o.otherLatency = +v();
     else if (a === '--peers') o.peers = v().split(',').filter(Boolean);
     else if (a === '--timeout') o.timeoutSec = +v();
-    else if (a === '--budget') o.budgetSec = +v();
-    else if (a === '--unicode') o.unicode = +v();
+    else if (a === '--layout-keys') o.layoutKeys = +v();
+    else if (a === '--layouts') o.layouts = v().split(',').filter(Boolean);
     else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
     else { console.error(`unknown argument ${a}\n${USAGE}`); process.exit(2); }
   }
@@ -141,12 +141,13 @@ function blitzSpec(op, args, endpoint) {
 const LIST_OPS = ['ListObjectsV2', 'ListObjects'];
 const SHORT = { ListObjectsV2: 'LIST', ListObjects: 'LISTv1', CopyObject: 'COPY', HeadObject: 'HEAD', GetObject: 'GET', PutObject: 'PUT' };
 
-async function measure(ctx, row, spec, { expect, target, digest, parse }) {
+async function measure(ctx, row, spec, { expect, target, digest, parse, cap }) {
   const { fake } = ctx;
+  const timeoutSec = cap || ctx.timeoutSec;
   if (target) await fake.clear(target); // every copy starts from an empty target
   await fake.resetStats(); // after the clear: its garbage is collected here, not billed to the run
   const r = await runPeer(spec, {
-    timeoutMs: ctx.timeoutSec * 1000, collectLines: !!parse, countObjects: () => fake.count(target),
+    timeoutMs: timeoutSec * 1000, collectLines: !!parse, countObjects: () => fake.count(target),
   });
   const st = await fake.stats();
   const out = { ...row, line: spec.line, expected: expect, count: r.count, exitCode: r.exitCode, timedOut: r.timedOut,
@@ -159,25 +160,28 @@ async function measure(ctx, row, spec, { expect, target, digest, parse }) {
     try { Object.assign(out, parse(JSON.parse(r.output.join('\n')))); } catch (e) { problems.push(`unparsable --json output (${e.message})`); }
   }
   if (row.tool === 's3blitz' && !parse) { // ls -v: the request statistics line on stderr
-    const m = /efficiency ([\d.]+)/.exec(r.stderrTail);
-    if (m) out.ownEfficiency = +m[1];
+    const m = /efficiency ([\d.]+), in flight mean ([\d.]+) max (\d+), splits \d+, hedges (\d+)/.exec(r.stderrTail);
+    if (m) Object.assign(out, { ownEfficiency: +m[1], meanInflight: +m[2], maxInflightOwn: +m[3], hedges: +m[4] });
   }
-  if (r.timedOut) problems.push(`timed out after ${ctx.timeoutSec}s`);
-  else if (r.exitCode !== 0) problems.push(`exit ${r.exitCode ?? 'signal ' + r.signal}`);
-  if (out.count !== expect) problems.push(`count ${out.count} != ${expect}`);
+  if (out.ownStats) Object.assign(out, { meanInflight: out.ownStats.meanInflight, maxInflightOwn: out.ownStats.maxInflight, hedges: out.ownStats.hedges });
+  // A capped run (a sequential peer on a million keys) is measured by what it listed in its time.
+  const capped = r.timedOut && cap && out.count > 0 && r.exitCode !== 0;
+  if (r.timedOut && !capped) problems.push(`timed out after ${timeoutSec}s`);
+  else if (r.exitCode !== 0 && !capped) problems.push(`exit ${r.exitCode ?? 'signal ' + r.signal}`);
+  if (out.count !== expect && !(capped && out.count < expect)) problems.push(`count ${out.count} != ${expect}`);
   if (out.reported != null && (out.reported !== expect || out.failedObjects)) problems.push(`s3blitz reported ${out.reported} copied, ${out.failedObjects} failed`);
   if (digest && problems.length === 0) {
     const d = await fake.digest(target);
     if (d.md5 !== digest) problems.push('target keys/sizes/ETags differ from the source');
   }
   out.listRequests = LIST_OPS.reduce((n, k) => n + (st.requests[k] || 0), 0);
-  out.status = problems.length ? 'FAILED' : 'ok';
+  out.status = problems.length ? 'FAILED' : capped ? 'capped' : 'ok';
   // Only a complete run knows how many unique keys it listed.
   if (row.tool === 's3blitz' && out.listRequests && out.status === 'ok') out.efficiency = expect / (out.listRequests * 1000);
   if (problems.length) { out.problems = problems; out.stderrTail = r.stderrTail.slice(-1500); }
-  out.rate = out.status === 'ok' ? expect / r.wallSec : null;
+  out.rate = out.status === 'ok' ? expect / r.wallSec : capped ? out.count / r.wallSec : null;
   ctx.rows.push(out);
-  console.log(`  ${out.status === 'ok' ? 'ok    ' : 'FAILED'} ${row.tool} ${row.op} ${row.settings} [${row.data}] ${fmtInt(out.count)}/${fmtInt(expect)} ` +
+  console.log(`  ${out.status.padEnd(6)} ${row.tool} ${row.op} ${row.settings} [${row.data}] ${fmtInt(out.count)}/${fmtInt(expect)} ` +
     `${out.wallSec.toFixed(2)}s ${out.rate ? fmtInt(out.rate) + '/s' : ''} cpu ${out.cpuSec.toFixed(2)}s rss ${out.rssMb.toFixed(0)}MB ` +
     `fake ${pct(out.fakeShare)} inflight ${st.maxInflight} ${reqs(st.requests)}${out.efficiency != null ? ` eff ${out.efficiency.toFixed(3)}` : ''}` +
     (problems.length ? `\n         ${problems.join('; ')}\n         ${spec.line}\n         ${out.stderrTail.split('\n').slice(-4).join('\n         ')}` : ''));
@@ -218,34 +222,59 @@ async function peerRows(ctx, group, op, sl, small) {
   }
 }
 
-// A second 1M-key bucket with unicode keys (another key shape for the lister,
-// and UTF-8 ordering for everyone), if the time budget allows: projected from
-// the rates just measured on the hierarchical bucket, so a slow build skips it
-// (reported) rather than pushing the run past ~15 minutes.
-async function unicodeSection(ctx, started, seed) {
-  const { mode, opts, fake } = ctx;
-  console.log('# unicode keys');
-  const budget = opts.budgetSec ?? mode.budgetSec;
-  const rateOf = (tool) => ctx.rows.find((r) => r.group === 'list' && r.tool === tool && r.op === 'ls' && r.rate)?.rate;
-  const sliceGuess = Math.min(mode.unicode, 2 * mode.uniList); // top folders hold ~1/12 of the keys
-  const projected = 10 + mode.unicode / (rateOf('s3blitz') || 1) + opts.peers.reduce((t, p) => t + sliceGuess / (rateOf(p) || Infinity), 0);
-  const elapsed = (Date.now() - started) / 1000;
-  const rows = [['s3blitz', 'default (--list-concurrency 100)'], ...opts.peers.map((p) => [p, 'default'])];
-  if (elapsed + projected > budget) {
-    const why = `not run: time budget (${elapsed.toFixed(0)} s elapsed + ~${projected.toFixed(0)} s projected > ${budget} s; --budget SEC to allow)`;
-    for (const [tool, settings] of rows) note(ctx, { group: 'uni', tool, op: 'ls', settings, data: `uni (${fmtInt(mode.unicode)} unicode keys)` }, 'SKIPPED', why);
-    return;
-  }
-  const uni = dataset('uni', 'unicode', mode.unicode, {});
-  await seed(uni);
-  const U = slice(uni, Infinity), S = slice(uni, mode.uniList);
-  await measure(ctx, { group: 'uni', tool: 's3blitz', op: 'ls', settings: rows[0][1], data: U.label },
-    blitzSpec('ls', ['ls', 's3://uni', '-v'], fake.endpoint), { expect: U.count });
-  for (const peer of opts.peers) { // default settings only: the tuned listings above show the knobs
-    const row = { group: 'uni', tool: peer, op: 'ls', settings: 'default', data: S.label, variant: 'default' };
-    const miss = ctx.peers.missing.find((m) => m.name === peer);
-    if (miss) { note(ctx, row, 'MISSING', miss.reason); continue; }
-    await measure(ctx, row, buildCommand(ctx.peers, peer, 'ls', { endpoint: fake.endpoint, bucket: where('uni', S.prefix, peer) }), { expect: S.count });
+// ---------------------------------------------------------------------------
+// Listing on every key layout (bench/layouts.js), each a bucket of its own generated
+// with its own seed: s3blitz in key order (ls) and unordered (summarize) under three
+// latency conditions, then (steady latency) at 300 and 1000 requests in flight, a second
+// run that starts from the first's split hints, and s3ls-rs, the parallel peer. Nothing
+// here is tuned to one layout: every layout gets the same commands.
+const { LAYOUTS } = require('./layouts');
+const CONDITIONS = [
+  { name: 'steady', lat: {} },
+  { name: 'jitter ±50 ms', lat: { jitterMs: 50 } },
+  { name: '1% stall 2 s', lat: { stallEvery: 100, stallMs: 2000 } },
+];
+
+async function layoutsSection(ctx) {
+  const { mode, fake } = ctx;
+  const E = fake.endpoint;
+  await fake.addBucket('layouts');
+  const hintsHome = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-bench-hints-'));
+  try {
+    const names = ctx.opts.layouts || Object.keys(LAYOUTS);
+    for (const layout of names) {
+      const i = Object.keys(LAYOUTS).indexOf(layout); // the seed goes with the layout, whatever runs
+      await fake.clear('layouts');
+      const r = await fake.seed('layouts', 'layout', mode.layoutKeys, { layout, seed: 101 + i });
+      const expect = r.count;
+      console.log(`# layout ${layout}: ${fmtInt(expect)} keys (seed ${101 + i}, ${r.ms} ms)`);
+      const row = (tool, op, settings, condition) => ({ group: 'layouts', layout, condition, tool, op, settings, data: `${layout} (${fmtInt(expect)})` });
+      const cold = ['--no-split-hints'];
+      for (const c of CONDITIONS) {
+        await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0, ...c.lat });
+        await measure(ctx, row('s3blitz', 'ls', 'default', c.name), blitzSpec('ls', ['ls', 's3://layouts', '-v', ...cold], E), { expect });
+        await measure(ctx, row('s3blitz', 'summarize', 'default', c.name), blitzSpec('summarize', ['summarize', 's3://layouts', '--json', ...cold], E),
+          { expect, parse: (j) => ({ count: j.objects, ...ownStats(j) }) });
+      }
+      await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0 });
+      for (const n of [300, 1000]) {
+        await measure(ctx, row('s3blitz', 'ls', `--list-concurrency ${n}`, 'steady'),
+          blitzSpec('ls', ['ls', 's3://layouts', '-v', '--list-concurrency', String(n), ...cold], E), { expect });
+      }
+      // Hints: a first listing writes them to the cache, the second starts from them.
+      const hinted = { ...blitzEnv(), XDG_CACHE_HOME: path.join(hintsHome, layout) };
+      await runPeer({ ...blitzSpec('ls', ['ls', 's3://layouts'], E), env: hinted }, { timeoutMs: ctx.timeoutSec * 1000 });
+      await measure(ctx, row('s3blitz', 'ls', 'second run (split hints)', 'steady'), { ...blitzSpec('ls', ['ls', 's3://layouts', '-v'], E), env: hinted }, { expect });
+      for (const variant of ['default', 'tuned']) {
+        const prow = row('s3ls', 'ls --no-sort', variant === 'tuned' ? TUNING.s3ls.tuned.join(' ') : 'default', 'steady');
+        if (!ctx.peers.s3ls) { note(ctx, prow, 'MISSING', ctx.peers.s3lsMissing); continue; }
+        const spec = buildCommand(ctx.peers, 's3ls', 'ls', { endpoint: E, bucket: 'layouts', tuned: variant === 'tuned', extraArgs: ['--no-sort'] });
+        await measure(ctx, prow, spec, { expect, cap: mode.peerCap });
+      }
+    }
+    await fake.clear('layouts');
+  } finally {
+    fs.rmSync(hintsHome, { recursive: true, force: true });
   }
 }
 
@@ -255,7 +284,8 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const modeName = opts.quick ? 'quick' : 'full';
   const mode = { ...MODES[modeName] };
-  if (opts.unicode != null) Object.assign(mode, { unicode: opts.unicode, uniList: Math.min(50e3, Math.ceil(opts.unicode / 20)) });
+  if (opts.layoutKeys != null) mode.layoutKeys = opts.layoutKeys;
+  for (const l of opts.layouts || []) if (!LAYOUTS[l]) { console.error(`unknown layout ${l} (have ${Object.keys(LAYOUTS)})`); process.exit(2); }
   const started = new Date();
   const host = machine(); // now: others may commit or edit src/ while the benchmark runs
   const ctx = { opts, mode, rows: [], timeoutSec: opts.timeoutSec || mode.timeoutSec };
@@ -264,6 +294,11 @@ async function main() {
   ctx.peers = await ensurePeers({ peers: opts.peers, log: (m) => console.log(`  ${m}`) });
   for (const p of opts.peers) if (ctx.peers[p]) console.log(`  ${p}: ${ctx.peers.versions[p]}`);
   for (const m of ctx.peers.missing) console.log(`  MISSING ${m.name}: ${m.reason}`);
+  if (mode.layoutKeys) {
+    const s3ls = ensureS3ls({ log: (m) => console.log(`  ${m}`) });
+    if (s3ls.exe) { ctx.peers.s3ls = s3ls.exe; ctx.peers.versions.s3ls = s3ls.version; console.log(`  s3ls: ${s3ls.version}`); }
+    else { ctx.peers.s3lsMissing = s3ls.reason; console.log(`  MISSING s3ls: ${s3ls.reason}`); }
+  }
   spawnSync(process.execPath, [BIN, '--version']); // warm the file cache so the first timed run is not a cold start
 
   const list = dataset('list', 'hierarchical', mode.list, listLayout());
@@ -301,14 +336,17 @@ async function main() {
     console.log('# peers: copy');
     await peerRows(ctx, 'copy', 'copy', slice(copy, mode.peerCopy), slice(copy, mode.smallCopy));
 
-    if (mode.unicode) await unicodeSection(ctx, started, seed);
+    if (mode.layoutKeys) await layoutsSection(ctx);
   } finally {
     await fake.close();
   }
 
   // s3blitz's rate over each peer row's rate, per group (same op, same data).
   for (const r of ctx.rows) {
-    const ref = ctx.rows.find((x) => x.tool === 's3blitz' && x.group === r.group && x.op !== 'summarize');
+    // Layout rows: the parallel peer (unordered) against s3blitz's unordered listing of the same layout.
+    const ref = r.group === 'layouts'
+      ? ctx.rows.find((x) => x.group === 'layouts' && x.layout === r.layout && x.tool === 's3blitz' && x.op === 'summarize' && x.condition === 'steady')
+      : ctx.rows.find((x) => x.tool === 's3blitz' && x.group === r.group && x.op !== 'summarize');
     if (r.tool === 's3blitz') r.ratio = r.rate ? 1 : null;
     else r.ratio = r.rate && ref?.rate ? ref.rate / r.rate : null;
   }
@@ -334,6 +372,48 @@ function machine() {
   };
 }
 
+// The layouts section as two tables: s3blitz under each latency condition, then the
+// concurrency curve, the second run with hints and the parallel peer (steady latency).
+function layoutTables(ctx) {
+  const rows = ctx.rows.filter((r) => r.group === 'layouts');
+  if (!rows.length) return [];
+  const layouts = [...new Set(rows.map((r) => r.layout))];
+  const get = (layout, tool, op, settings, condition) => rows.find((r) => r.layout === layout && r.tool === tool && r.op === op && r.settings === settings && r.condition === condition);
+  const rate = (r) => (!r ? '-' : r.status === 'ok' ? fmtInt(r.rate) : r.status === 'capped' ? `${fmtInt(r.rate)} (${fmtInt(r.count)} in ${num(r.wallSec, 0)} s)` : r.status);
+  const inflight = (r) => (r && r.meanInflight != null ? `${num(r.meanInflight, 0)} / ${r.maxInflightOwn}` : '-');
+  const cpu = (r) => (r && r.status === 'ok' ? num(r.cpuSec * 1e6 / r.expected, 1) : '-');
+  const out = ['', `#### Listing every key layout (${fmtInt(ctx.mode.layoutKeys)} keys each, ${ctx.opts.listLatency} ms per LIST, default --list-concurrency 100)`, '',
+    '| layout | LIST latency | ls keys/s (in order) | summarize keys/s | ls eff. | summarize eff. | ls in flight mean / max | summarize in flight mean / max | hedges ls / summarize | ls CPU ms /1k keys | summarize CPU ms /1k keys | ls peak RSS MB | summarize peak RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const l of layouts) {
+    for (const c of CONDITIONS) {
+      const a = get(l, 's3blitz', 'ls', 'default', c.name), b = get(l, 's3blitz', 'summarize', 'default', c.name);
+      if (!a && !b) continue;
+      out.push(`| ${a?.data || b?.data} | ${c.name} | ${rate(a)} | ${rate(b)} | ${num(a?.efficiency, 2)} | ${num(b?.efficiency, 2)} | ${inflight(a)} | ${inflight(b)} | ` +
+        `${a?.hedges ?? '-'} / ${b?.hedges ?? '-'} | ${cpu(a)} | ${cpu(b)} | ${num(a?.rssMb, 0)} | ${num(b?.rssMb, 0)} |`);
+    }
+  }
+  out.push('', `#### Concurrency, split hints and the parallel peer (steady ${ctx.opts.listLatency} ms; keys/s)`, '',
+    '| layout | ls at 100 | ls at 300 | ls at 1000 | ls, second run with split hints (in flight mean) | summarize (unordered) | s3ls-rs --no-sort, default | s3ls-rs --no-sort, tuned | s3blitz × s3ls-rs (best) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const l of layouts) {
+    const base = get(l, 's3blitz', 'ls', 'default', 'steady');
+    const hint = get(l, 's3blitz', 'ls', 'second run (split hints)', 'steady');
+    const peers = rows.filter((r) => r.layout === l && r.tool === 's3ls');
+    const best = peers.filter((r) => r.rate).sort((x, y) => y.rate - x.rate)[0];
+    const sum = get(l, 's3blitz', 'summarize', 'default', 'steady');
+    out.push(`| ${base?.data || l} | ${rate(base)} | ${rate(get(l, 's3blitz', 'ls', '--list-concurrency 300', 'steady'))} | ` +
+      `${rate(get(l, 's3blitz', 'ls', '--list-concurrency 1000', 'steady'))} | ${rate(hint)} (${hint?.meanInflight != null ? num(hint.meanInflight, 0) : '-'}) | ${rate(sum)} | ` +
+      `${peers.length ? rate(peers.find((r) => r.settings === 'default')) : '-'} | ${peers.length ? rate(peers.find((r) => r.settings !== 'default')) : '-'} | ${best && sum?.rate ? num(sum.rate / best.rate) : '-'} |`);
+  }
+  out.push('', 'eff.: unique keys ÷ (LIST requests × 1000), from the fake\'s count. In flight: s3blitz\'s own time-weighted mean and maximum of LISTs in flight. ' +
+    'CPU: user+sys of the client process tree. s3ls-rs runs at most ' + ctx.mode.peerCap + ' s per layout: where it is cut off, its rate is what it listed in that time. ' +
+    's3blitz × s3ls-rs: s3blitz summarize (unordered) ÷ the faster s3ls-rs run (unordered).');
+  const missing = rows.find((r) => r.tool === 's3ls' && r.status === 'MISSING');
+  if (missing) out.push('', `s3ls-rs: MISSING (${missing.reason})`);
+  return out;
+}
+
 function report(ctx, started, modeName, m) {
   const date = started.toISOString().replace(/\.\d+Z$/, 'Z');
   const { opts, peers } = ctx;
@@ -344,11 +424,12 @@ function report(ctx, started, modeName, m) {
     `### s3blitz benchmark, ${modeName} mode, ${date}`, '',
     `Machine: ${machineLine} (at start).`,
     `Fake S3 (bench/fake-s3.js, own process) with ${opts.listLatency} ms per LIST and ${opts.otherLatency} ms per other request. ` +
-    `Peers: ${Object.entries(peers.versions).map(([k, v]) => `${k} ${v.replace(/^(aws-cli\/|rclone )/, '').split(' ')[0]}`).join(', ') || 'none'}.`, '',
+    `Peers: ${Object.entries(peers.versions).map(([k, v]) => `${k} ${v.replace(/^(aws-cli\/|rclone |s3ls )/, '').split(' ')[0]}`).join(', ') || 'none'}.`, '',
     `| ${head.join(' | ')} |`, `|${head.map((h, i) => (i >= 4 && i !== 13 ? '---:' : '---')).join('|')}|`,
   ];
   const foot = [];
   for (const r of ctx.rows) {
+    if (r.group === 'layouts') continue; // tables of their own below
     const unit = r.group === 'copy' ? 'obj' : 'key';
     if (r.status === 'MISSING' || r.status === 'SKIPPED') {
       foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.reason}`);
@@ -371,6 +452,7 @@ function report(ctx, started, modeName, m) {
   lines.push('', `Peers list and copy sequentially, so they run a folder slice of the same bucket and are compared by rate; ${smalls} (≤10 copies at once) copy a smaller folder to keep the run short. ` +
     `Tuned settings: aws ${settingsOf('aws', 'tuned')}; s5cmd ${settingsOf('s5cmd', 'tuned')}; rclone ls ${settingsOf('rclone', 'tuned', 'ls')}, copy ${settingsOf('rclone', 'tuned', 'copy')} (see bench/peers.js TUNING for the sources).`);
   if (foot.length) lines.push('', ...foot.map((f, i) => `[${i + 1}] ${f}`));
+  lines.push(...layoutTables(ctx));
   const md = lines.join('\n') + '\n';
 
   fs.mkdirSync(RESULTS, { recursive: true });

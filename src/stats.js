@@ -10,13 +10,21 @@ class RequestStats {
     this.listRequests = 0;
     this.folderListings = 0; // list requests with a delimiter, part of listRequests
     this.pages = 0;
+    this.checkedPages = 0; // pages of two or more keys: the ones whose order says something
     this.threadRequests = 0; // list pages and copies sent (and pages parsed) on the request thread
     this.keysReturned = 0;
     this.keysUnique = 0;
     this.overlap = 0;
     this.emptyTruncated = 0;
     this.splits = 0;
-    this.missedSplits = 0;
+    this.hedges = 0; // list requests sent a second time because the first took far too long
+    this.hints = 0; // split points the listing started with (split-hints.js)
+    // List requests in flight, integrated over time: meanInflight is the time-weighted mean.
+    this.inflightNow = 0;
+    this.maxInflight = 0;
+    this.inflightArea = 0;
+    this.inflightFrom = null;
+    this.inflightAt = 0;
     this.listRechecks = 0; // two pages disagreed about the same keys and were asked again
     this.listChanges = 0; // ... and then agreed: the bucket changed while it was listed
     this.fallback = null;
@@ -28,6 +36,20 @@ class RequestStats {
 
   count(type, n = 1) {
     this.requests[type] = (this.requests[type] || 0) + n;
+  }
+
+  // A list request started (+1) or ended (-1) at time now (ms).
+  listInflight(delta, now) {
+    if (this.inflightFrom === null) { this.inflightFrom = now; this.inflightAt = now; }
+    this.inflightArea += this.inflightNow * (now - this.inflightAt);
+    this.inflightAt = now;
+    this.inflightNow += delta;
+    if (this.inflightNow > this.maxInflight) this.maxInflight = this.inflightNow;
+  }
+
+  get meanInflight() {
+    const span = this.inflightAt - (this.inflightFrom ?? 0);
+    return span > 0 ? this.inflightArea / span : this.maxInflight;
   }
 
   get efficiency() {
@@ -51,7 +73,10 @@ class RequestStats {
       overlap: this.overlap,
       efficiency: this.efficiency === null ? null : Number(this.efficiency.toFixed(4)),
       splits: this.splits,
-      missedSplits: this.missedSplits,
+      hedges: this.hedges,
+      hints: this.hints,
+      meanInflight: Number(this.meanInflight.toFixed(1)),
+      maxInflight: this.maxInflight,
       listRechecks: this.listRechecks,
       listChanges: this.listChanges,
       fallback: this.fallback,

@@ -113,9 +113,12 @@ function tallyLine(label, t, width = 11) {
 }
 
 function statsText(stats) {
-  return `list requests ${fmtInt(stats.listRequests)}, pages ${fmtInt(stats.pages)}, keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, ` +
-    `overlap ${fmtInt(stats.overlap)}, efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(3)}, splits ${stats.splits}` +
-    `${stats.retries ? `, retries ${stats.retries}` : ''}${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
+  const eff = stats.efficiency === null ? '-' : stats.efficiency.toFixed(3);
+  return `list requests ${fmtInt(stats.listRequests)} (${fmtInt(stats.folderListings)} folder listings), pages ${fmtInt(stats.pages)}, ` +
+    `keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, overlap ${fmtInt(stats.overlap)}, efficiency ${eff}, ` +
+    `in flight mean ${stats.meanInflight.toFixed(1)} max ${stats.maxInflight}, splits ${stats.splits}, hedges ${stats.hedges}` +
+    `${stats.hints ? `, hints ${stats.hints}` : ''}${stats.retries ? `, retries ${stats.retries}` : ''}` +
+    `${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
 }
 
 module.exports = {

@@ -21,7 +21,9 @@ function sourceOptions(cmd) {
     .option('--pattern <text>', 'only keys containing text, or matching js:/regexp/flags')
     .option('--list-concurrency <n>', 'list requests in flight at once', '100')
     .option('--max-list-requests <n>', 'stop after n list requests (the result is marked incomplete)')
-    .option('--sequential', 'list with one plain ListObjectsV2 walk, no parallel ranges');
+    .option('--sequential', 'list with one plain ListObjectsV2 walk, no parallel ranges')
+    .option('--split-hints <file>', 'start the listing cut where these keys are (JSON of an earlier run, keys one per line, or an S3 Inventory CSV)')
+    .option('--no-split-hints', 'do not start from where the last listing of this bucket and prefix found its keys');
 }
 
 function outputOptions(cmd, { json = true } = {}) {
@@ -42,6 +44,7 @@ function libraryOptions(source, opts) {
   for (const k of copy) if (opts[k] !== undefined) o[k] = opts[k];
   if (opts.pathStyle !== undefined && process.argv.some((a) => a === '--path-style' || a === '--no-path-style')) o.forcePathStyle = opts.pathStyle;
   if (o.listConcurrency === '100') delete o.listConcurrency;
+  if (typeof opts.splitHints === 'string' || opts.splitHints === false) o.splitHints = opts.splitHints;
   return o;
 }
 

@@ -59,7 +59,44 @@ function commonPrefix(a, b) {
   return a.slice(0, i);
 }
 
+// The least key after every key that starts with p (null: none, p is all U+10FFFF): its
+// last code point raised by one.
+function prefixEnd(p) {
+  let s = p;
+  while (s.length) {
+    const cp = s.codePointAt(s.length - 1 - (isLowSurrogate(s.charCodeAt(s.length - 1)) && s.length > 1 ? 1 : 0));
+    const cut = s.length - (cp > 0xffff ? 2 : 1);
+    if (cp < 0x10ffff) return s.slice(0, cut) + String.fromCodePoint(cp + 1 === 0xd800 ? 0xe000 : cp + 1);
+    s = s.slice(0, cut);
+  }
+  return null;
+}
+
+function isLowSurrogate(c) { return c >= 0xdc00 && c <= 0xdfff; }
+
+// The greatest key (at most 1024 UTF-8 bytes) that starts with p: p, then U+10FFFF as
+// often as it fits, then the greatest character that fills the bytes left.
+function lastKeyWith(p) {
+  let r = MAX_KEY_BYTES - keyBytes(p);
+  if (r < 0) return p;
+  let s = p + '\u{10FFFF}'.repeat(Math.floor(r / 4));
+  r %= 4;
+  if (r === 3) s += '\uFFFF'; else if (r === 2) s += '\u07FF'; else if (r === 1) s += '\u007F';
+  return s;
+}
+
+// The greatest key before k (null: none). No key holds U+0000, so before 'ab\u0001' is 'ab'.
+function keyBefore(k) {
+  if (!k) return null;
+  const low = isLowSurrogate(k.charCodeAt(k.length - 1)) && k.length > 1;
+  const cp = k.codePointAt(k.length - (low ? 2 : 1));
+  const head = k.slice(0, k.length - (cp > 0xffff ? 2 : 1));
+  if (cp <= 1) return head === '' ? null : head;
+  const prev = cp - 1 === 0xdfff ? 0xd7ff : cp - 1;
+  return lastKeyWith(head + String.fromCodePoint(prev));
+}
+
 function maxKey(a, b) { return compareKeys(a, b) >= 0 ? a : b; }
 function minKey(a, b) { return compareKeys(a, b) <= 0 ? a : b; }
 
-module.exports = { MAX_KEY_BYTES, compareKeys, keyBytes, keyProblem, hasLoneSurrogate, commonPrefix, maxKey, minKey };
+module.exports = { MAX_KEY_BYTES, compareKeys, keyBytes, keyProblem, hasLoneSurrogate, commonPrefix, prefixEnd, lastKeyWith, keyBefore, maxKey, minKey };

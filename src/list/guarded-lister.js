@@ -6,9 +6,9 @@
 // skip the whole folder), so a store that cannot be trusted is found before anything is
 // output. Then the listing starts over as one sequential walk, sorted on disk when it must
 // come out in key order, and says so. Found after output began, it is a fatal error.
-const { FolderWalk } = require('./folder-walk');
+const { ParallelLister } = require('./parallel-lister');
 const { SequentialWalk } = require('./sequential-walk');
-const { acceptableStartAfter } = require('./parallel-lister');
+const { acceptableStartAfter } = require('./page-check');
 const { ItemChunk, chunkOf } = require('./chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
 const { compareKeys } = require('../keys/order');
@@ -16,7 +16,7 @@ const { ExternalSorter } = require('../util/spool');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
 
-// Output waits until this many pages have passed the listers' checks (or the listing ends),
+// Output waits until this many pages of keys have passed the listers' checks (or the listing ends),
 // holding at most HOLD_KEYS keys meanwhile.
 const HOLD_PAGES = 16;
 const HOLD_KEYS = 32000;
@@ -40,7 +40,7 @@ function canaryProbes(chunk, prefix, after) {
 }
 
 class GuardedLister {
-  /** Options as FolderWalk's, plus range (normalizeRange), ordered, sequential. */
+  /** Options as ParallelLister's, plus range (normalizeRange), ordered, sequential. */
   constructor(store, options) {
     this.store = store;
     this.options = options;
@@ -57,7 +57,7 @@ class GuardedLister {
   async *chunks() {
     if (this.options.sequential) { yield* this._walk(true); return; }
     const r = this.range;
-    this.lister = new FolderWalk(this.store, { ...this.options, prefix: r.prefix, startAfter: r.after, stopAt: r.stop, stats: this.stats });
+    this.lister = new ParallelLister(this.store, { ...this.options, prefix: r.prefix, startAfter: r.after, stopAt: r.stop, stats: this.stats });
     let held = [], heldKeys = 0, canary = null;
     try {
       for await (const chunk of this.lister.chunks()) {
@@ -65,7 +65,7 @@ class GuardedLister {
         held.push(chunk);
         heldKeys += chunk.length;
         canary ??= this._canary(chunk);
-        if (heldKeys < HOLD_KEYS && this.stats.pages < HOLD_PAGES) continue;
+        if (heldKeys < HOLD_KEYS && this.stats.checkedPages < HOLD_PAGES) continue;
         if (canary) await canary.verdict();
         const go = held;
         held = null;
@@ -81,6 +81,7 @@ class GuardedLister {
     } catch (err) {
       if (!(err instanceof UntrustedStore)) throw err;
       if (!held) throw new FatalError(`${err.message}; found after output began: what was output is right, but the listing stopped (rerun with --sequential)`);
+      this.stats.keysUnique -= heldKeys; // never handed out: the walk hands them out
       held = null;
       this.log(`${err.message}: listing it again with one sequential walk${this.ordered ? ', sorted on disk' : ''}`);
       yield* this._walk(false);

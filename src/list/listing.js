@@ -10,6 +10,7 @@ const { FatalError, UsageError } = require('../errors');
 const { Progress } = require('../progress');
 const { ItemChunk } = require('./chunks');
 const { runSignal } = require('../signal');
+const { HintCollector, readHintsFile, loadCachedHints, saveCachedHints } = require('./split-hints');
 
 function positiveInt(value, name, { allowZero = false } = {}) {
   if (value === undefined || value === null) return undefined;
@@ -42,12 +43,26 @@ class Listing {
     this.log = options.log || (() => {});
   }
 
+  // Where the store's keys were found before (see split-hints.js): from --split-hints FILE,
+  // else the cache of earlier listings of the same bucket and prefix.
+  _hints() {
+    const o = this.options.splitHints;
+    if (o === false) return { keys: [], where: null };
+    const where = this.store.bucket ? { endpoint: this.store.endpoint, bucket: this.store.bucket, prefix: this.range.prefix } : null;
+    if (typeof o === 'string') return { keys: readHintsFile(o), where };
+    return { keys: where ? loadCachedHints(where) : [], where };
+  }
+
   // The listing as chunks (see chunks.js), for consumers that read only some fields.
   async *chunks() {
     await this.store.open();
     const { signal } = this;
-    let source;
+    let source, collect = null, hints = { keys: [], where: null };
     if (this.store.type === 's3') {
+      hints = this._hints();
+      this.stats.hints = hints.keys.length;
+      // A whole prefix listed leaves hints for the next listing of it.
+      if (hints.where && !this.range.after && this.range.stop === null && this.options.sequential !== true) collect = new HintCollector();
       this.lister = new GuardedLister(this.store, {
         range: this.range,
         listConcurrency: this.listConcurrency,
@@ -57,6 +72,8 @@ class Listing {
         maxQueuedPages: this.options.maxQueuedPages,
         sequential: this.options.sequential === true,
         folders: this.options.folders,
+        hedge: this.options.hedge,
+        splitPoints: hints.keys,
         signal,
         stats: this.stats,
         log: this.log,
@@ -70,11 +87,13 @@ class Listing {
     const match = this.match;
     for await (let chunk of source) {
       if (Array.isArray(chunk)) chunk = new ItemChunk(chunk);
+      if (collect && chunk.length) collect.add(chunk.key(chunk.length - 1));
       if (match || filter) chunk = new ItemChunk(this._filter(chunk.toItems(), match, filter));
       this.progress.tick(chunk);
       if (chunk.length) yield chunk;
     }
     this.complete = this.lister ? this.lister.complete : true;
+    if (collect && this.complete && !this.stats.fallback) saveCachedHints(hints.where, collect.result());
   }
 
   // Pages of items. Items are made here, as the consumer takes them (see chunks.js).

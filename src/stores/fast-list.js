@@ -15,8 +15,7 @@ class FastList {
   constructor(o) {
     this.o = o;
     this.signer = new Signer('s3');
-    this.inflight = new Set();
-    this.watched = new WeakSet();
+    this.watched = new WeakMap(); // signal -> its requests in flight from this thread
     this.pool = new HttpPool(o.maxSockets);
     // Requests after the first go to a request thread (requestThread: false keeps them here),
     // so a one-page listing never starts one.
@@ -105,22 +104,25 @@ class FastList {
 
   _send(request, signal) {
     if (signal && signal.aborted) return Promise.reject(signal.reason);
-    if (signal) this._watchSignal(signal);
+    const calls = signal ? this._watchSignal(signal) : null;
     let call = null;
-    const done = this.pool.fetch(request, signal ? (c) => { call = c; this.inflight.add(c); } : null);
+    const done = this.pool.fetch(request, calls ? (c) => { call = c; calls.add(c); } : null);
     if (!call) return done;
-    return done.finally(() => this.inflight.delete(call)).catch((err) => { throw signal.aborted ? signal.reason : err; });
+    return done.finally(() => calls.delete(call)).catch((err) => { throw signal.aborted ? signal.reason : err; });
   }
 
-  // One abort listener per signal for all requests: thousands of listeners on one
-  // EventTarget make every add and remove slow.
+  // One abort listener per signal for all its requests (thousands of listeners on one
+  // EventTarget make every add and remove slow); an abort ends that signal's requests only.
   _watchSignal(signal) {
-    if (this.watched.has(signal)) return;
-    this.watched.add(signal);
+    let calls = this.watched.get(signal);
+    if (calls) return calls;
+    calls = new Set();
+    this.watched.set(signal, calls);
     signal.addEventListener('abort', () => {
-      for (const req of this.inflight) req.destroy(signal.reason);
+      for (const req of calls) req.destroy(signal.reason);
       if (this.thread) this.thread.abort(signal);
     }, { once: true });
+    return calls;
   }
 
   destroy() {

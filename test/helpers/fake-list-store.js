@@ -1,13 +1,27 @@
 'use strict';
-// An in-memory ListObjectsV2 for unit tests. It sorts with Buffer.compare on UTF-8
-// bytes, independently of the code under test, and can misbehave on request: short
-// truncated pages, random completion order, unordered pages, ignored StartAfter, UTF-16
-// order (s3proxy), and a StartAfter equal to a folder's name skipping that folder (SeaweedFS).
+// An in-memory ListObjectsV2 for unit tests. It orders keys by their UTF-8 bytes,
+// independently of the code under test (as the benchmark's fake does: code units at and
+// above U+D800 are remapped so that JavaScript's own order is the byte order), and can
+// misbehave on request: short truncated pages, random completion order, unordered pages,
+// ignored StartAfter, UTF-16 order (s3proxy), a StartAfter equal to a folder's name
+// skipping that folder (SeaweedFS) or one that begins keys skipping them, and requests
+// that stall.
+
+// Per code unit, so prefixes stay prefixes: surrogates move above U+E000..U+FFFF.
+const HIGH = /[\uD800-\uFFFF]/g;
+const toInt = (s) => s.replace(HIGH, (c) => String.fromCharCode(c.charCodeAt(0) >= 0xe000 ? c.charCodeAt(0) - 0x800 : c.charCodeAt(0) + 0x2000));
 
 function utf8Sort(keys) {
-  return [...new Set(keys)]
-    .map((k) => [Buffer.from(k, 'utf8'), k])
-    .sort((a, b) => Buffer.compare(a[0], b[0]));
+  const rows = [...new Set(keys)].map((k) => [toInt(k), k]);
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return rows;
+}
+
+function aborted(signal) {
+  return new Promise((resolve, reject) => {
+    const fail = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    if (signal.aborted) fail(); else signal.addEventListener('abort', fail, { once: true });
+  });
 }
 
 function makeRng(seed) {
@@ -17,15 +31,13 @@ function makeRng(seed) {
 
 class FakeListStore {
   // rounds: every request waits for the next round, and all requests made meanwhile are
-  // answered together, like S3 at a fixed latency; `round` then counts round trips.
-  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, folderStartAfterBug = false } = {}) {
-    const sorted = utf8Sort(keys);
-    this.keys = sorted.map((x) => x[1]); // S3's order: the reference
-    // What the store lists, in its own order, and how it compares a StartAfter.
+  // answered together, like S3 at a fixed latency; `round` then counts round trips (a
+  // virtual clock: pass `clock: () => store.round` to a lister).
+  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, folderStartAfterBug = false, prefixStartAfterBug = false, stall = null } = {}) {
     this.utf16 = utf16;
-    this.served = utf16 ? [...this.keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : this.keys;
-    this.bufs = this.served.map((k) => Buffer.from(k, 'utf8'));
+    this.setKeys(keys);
     this.folderStartAfterBug = folderStartAfterBug;
+    this.prefixStartAfterBug = prefixStartAfterBug;
     this.rng = makeRng(seed);
     this.shortPageRate = shortPageRate;
     this.jitter = jitter;
@@ -38,42 +50,101 @@ class FakeListStore {
     this.rounds = rounds;
     this.round = 0;
     this.waiting = [];
+    // stall(n): rounds (or ms) the n-th request waits beyond the usual, e.g. a slow node.
+    this.stall = stall;
+    this.inflight = 0;
+    this.inflightRounds = 0; // sum over rounds of requests in flight (a round-weighted mean)
+  }
+
+  // The keys the store holds (it may be given new ones between requests).
+  setKeys(keys) {
+    const sorted = utf8Sort(keys);
+    this.keys = sorted.map((x) => x[1]); // S3's order: the reference
+    // What the store lists, in its own order, and the form its StartAfter is compared in.
+    if (this.utf16) {
+      this.served = [...this.keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.order = this.served;
+      this.form = (k) => k;
+    } else {
+      this.served = this.keys;
+      this.order = sorted.map((x) => x[0]);
+      this.form = toInt;
+    }
   }
 
   _nextRound() {
     return new Promise((resolve) => {
       this.waiting.push(resolve);
       if (this.waiting.length > 1) return;
-      setTimeout(() => {
+      // The next round begins once everything the last one set off has run (its answers'
+      // callbacks, the requests they made): on any machine, at any speed, the same rounds.
+      setImmediate(() => {
         this.round++;
+        this.inflightRounds += this.inflight;
         const go = this.waiting;
         this.waiting = [];
         for (const f of go) f();
-      }, 2);
+      });
     });
   }
 
   // Index of the first key > startAfter (by bytes; by UTF-16 code units when utf16).
   _after(startAfter) {
     if (!startAfter) return 0;
-    const b = Buffer.from(startAfter, 'utf8');
-    const le = this.utf16 ? (m) => this.served[m] <= startAfter : (m) => Buffer.compare(this.bufs[m], b) <= 0;
-    let lo = 0, hi = this.bufs.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (le(m)) lo = m + 1; else hi = m; }
-    // SeaweedFS: a StartAfter naming a folder skips everything in it.
-    if (this.folderStartAfterBug) while (lo < this.served.length && this.served[lo].startsWith(`${startAfter}/`)) lo++;
+    const lo = this._lowerBound(startAfter, true);
+    let i = lo;
+    // SeaweedFS lists the folder that holds StartAfter from the entry after its last part,
+    // comparing a subfolder by its bare name: a StartAfter that is a folder's name, or that
+    // name and then a character before '/' ("d2." + U+10FFFF for d2/), skips all of it.
+    if (this.folderStartAfterBug) {
+      const dir = startAfter.slice(0, startAfter.lastIndexOf('/') + 1), name = startAfter.slice(dir.length);
+      for (let k = this.served[i]; k !== undefined && k.startsWith(dir); k = this.served[i]) {
+        const slash = k.indexOf('/', dir.length);
+        if (slash < 0) break;
+        const x = k.slice(dir.length, slash);
+        if (!name.startsWith(x) || (name.length > x.length && name.charCodeAt(x.length) >= 0x2f)) break;
+        const folder = k.slice(0, slash + 1);
+        while (i < this.served.length && this.served[i].startsWith(folder)) i++;
+      }
+    }
+    // Worse: a StartAfter that begins other keys skips all of them.
+    if (this.prefixStartAfterBug) while (i < this.served.length && this.served[i].startsWith(startAfter)) i++;
+    return i;
+  }
+
+  // First index whose key is > s (after) or >= s.
+  _lowerBound(s, after) {
+    const t = this.form(s);
+    const o = this.order;
+    let lo = 0, hi = o.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (after ? o[m] <= t : o[m] < t) lo = m + 1; else hi = m; }
+    return lo;
+  }
+
+  // First index past every key that starts with prefix (they are one run in key order).
+  _pastPrefix(prefix) {
+    const t = this.form(prefix);
+    const o = this.order;
+    let lo = 0, hi = o.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (o[m] < t || o[m].startsWith(t)) lo = m + 1; else hi = m; }
     return lo;
   }
 
   _prefixStart(prefix) {
-    return this._after(prefix) - (this.served.includes(prefix) ? 1 : 0);
+    return this._lowerBound(prefix, false);
   }
 
-  async listPage({ prefix = '', startAfter, continuationToken, delimiter }) {
-    this.requests++;
-    if (this.rounds) await this._nextRound();
-    else if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
-    else if (this.jitter) await new Promise((r) => (this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
+  async listPage({ prefix = '', startAfter, continuationToken, delimiter, signal }) {
+    const n = ++this.requests;
+    this.inflight++;
+    try {
+      const extra = this.stall ? this.stall(n) || 0 : 0;
+      const wait = this.rounds ? (async () => { for (let r = 0; r <= extra; r++) await this._nextRound(); })()
+        : this.latencyMs || extra ? new Promise((r) => setTimeout(r, this.latencyMs + extra))
+          : this.jitter ? new Promise((r) => (this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3)))) : null;
+      // An aborted request stops waiting, as a closed connection would.
+      if (wait) await (signal ? Promise.race([wait, aborted(signal)]) : wait);
+    } finally { this.inflight--; }
     let i = continuationToken !== undefined ? Number(continuationToken)
       : Math.max(this.ignoreStartAfter ? 0 : this._after(startAfter), prefix ? this._prefixStart(prefix) : 0);
     let want = this.maxKeys;
@@ -88,7 +159,7 @@ class FakeListStore {
       if (d >= 0) { // roll the folder up into one entry, as S3 does
         const folder = k.slice(0, d + delimiter.length);
         prefixes.push(folder);
-        while (i < all.length && all[i].startsWith(folder)) i++;
+        i = this._pastPrefix(folder);
         continue;
       }
       items.push({ Key: k, Size: k.length, LastModified: new Date(0), ETag: '"x"', StorageClass: 'STANDARD' });
@@ -101,10 +172,15 @@ class FakeListStore {
 
   // The reference: what a sequential walk returns for a range.
   expected({ prefix = '', startAfter = '', stopAt = null } = {}) {
-    const sa = startAfter ? Buffer.from(startAfter) : null;
-    const so = stopAt !== null ? Buffer.from(stopAt) : null;
-    return this.keys.filter((k) => k.startsWith(prefix) &&
-      (!sa || Buffer.compare(Buffer.from(k), sa) > 0) && (!so || Buffer.compare(Buffer.from(k), so) <= 0));
+    const from = startAfter ? this._lowerBound(startAfter, true) : 0;
+    const to = stopAt !== null ? this._lowerBound(stopAt, true) : this.keys.length;
+    const out = [];
+    for (let i = Math.max(from, prefix ? this._lowerBound(prefix, false) : 0); i < to; i++) {
+      const k = this.keys[i];
+      if (prefix && !k.startsWith(prefix)) break;
+      out.push(k);
+    }
+    return out;
   }
 }
 

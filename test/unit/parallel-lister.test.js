@@ -105,7 +105,9 @@ describe('ParallelLister behaviour', () => {
     expect(logs.join('')).toMatch(/incomplete/);
   });
 
-  test('runs requests in parallel and wastes little on 100,000 keys', async () => {
+  // A bucket of 100 pages with 100 request slots: the planner spends requests for speed
+  // (about four per page here; at a million keys under two, see lister-layouts).
+  test('runs requests in parallel on 100,000 keys, at a bounded cost', async () => {
     const keys = generators.hierarchical(100000, 9);
     const store = new FakeListStore(keys, { seed: 9 });
     let inflight = 0, peak = 0;
@@ -114,8 +116,8 @@ describe('ParallelLister behaviour', () => {
     const lister = new ParallelLister(store, { ordered: false });
     const got = await collect(lister);
     expect(got.length).toBe(100000);
-    expect(peak).toBeGreaterThan(4);
-    expect(lister.stats.efficiency).toBeGreaterThan(0.8); // 0.84 on this layout today; the README gives the figures
+    expect(peak).toBeGreaterThan(50);
+    expect(lister.stats.efficiency).toBeGreaterThan(0.2);
   });
 
   test('ordered output holds a bounded number of keys back', async () => {

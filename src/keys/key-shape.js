@@ -1,0 +1,258 @@
+'use strict';
+// What keys look like, position by position: where sibling subtrees may begin, and where a
+// given share of a subtree's keys lies. A position is a character's place in its folder
+// name (which '/'-separated segment, and where in it), so that
+// 'logs/2024/01/02/host-3/part-7.gz' and 'logs/2025/11/30/host-12/…' line up. For each
+// position: the characters sampled keys have there, and which characters probes found no
+// sibling for. Guesses only: correctness never depends on them.
+
+const { compareKeys, keyBytes, MAX_KEY_BYTES } = require('./order');
+
+const MAX_SEGMENTS = 64;
+const MAX_OFFSET = 128;
+const MAX_AREAS = 256;
+const MAX_CHARS = 96; // past this many, a position takes any character seen anywhere
+// A character probed this often at a position without finding a sibling is not guessed there again.
+const MISSES = 2;
+const ENDS = -1; // the key ends here: before every character
+
+function isDigit(cp) { return cp >= 0x30 && cp <= 0x39; }
+function isLower(cp) { return cp >= 0x61 && cp <= 0x7a; }
+function isUpper(cp) { return cp >= 0x41 && cp <= 0x5a; }
+
+function insertSorted(arr, v) {
+  let lo = 0, hi = arr.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (arr[m] < v) lo = m + 1; else hi = m; }
+  if (arr[lo] !== v) arr.splice(lo, 0, v);
+  return lo;
+}
+
+// Index of the first element >= v.
+function lowerBound(arr, v) {
+  let lo = 0, hi = arr.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (arr[m] < v) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+// A list reordered so that every prefix of it is spread over the whole: its first, then
+// the middle, quarters, ...
+function spread(list) {
+  if (list.length <= 2) return list;
+  const out = [list[0]];
+  const seen = new Uint8Array(list.length);
+  seen[0] = 1;
+  for (let step = 1 << 30; step >= 1; step >>= 1) {
+    for (let i = step - 1; i < list.length; i += step) if (!seen[i]) { seen[i] = 1; out.push(list[i]); }
+  }
+  return out;
+}
+
+class Slot {
+  constructor() {
+    this.chars = []; // sorted code points seen here (ENDS when a key ended here)
+    this.wide = false; // too many to keep: any character seen anywhere
+    this.misses = new Map(); // code point -> probes that found no sibling with it here
+    this.version = 0; // changes with chars and misses
+    this.cache = null; // {version, alphaLength, chars}: what alphabet() made of them
+  }
+}
+
+// Walks a key's positions: the slot of each character, incrementally. Keys under different
+// top-level folders ('images/ab/…' and 'logs/2024/…') are areas of their own: a character's
+// place in 'logs/…' says nothing about 'images/…'.
+class Cursor {
+  constructor(shape, key, from) {
+    this.shape = shape;
+    this.key = key;
+    this.seg = 0;
+    this.start = 0;
+    this.area = 0;
+    for (let j = key.indexOf('/'); j >= 0 && j < from; j = key.indexOf('/', j + 1)) this.step(j, 0x2f);
+  }
+
+  slotAt(i) {
+    const off = i - this.start;
+    return this.seg < MAX_SEGMENTS && off < MAX_OFFSET ? (this.area * MAX_SEGMENTS + this.seg) * MAX_OFFSET + off : -1;
+  }
+
+  step(i, cp) {
+    if (cp !== 0x2f) return;
+    if (this.seg === 0) this.area = this.shape._area(this.key.slice(0, i));
+    this.seg++;
+    this.start = i + 1;
+  }
+}
+
+class KeyShape {
+  constructor() {
+    this.areas = new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
+    this.slots = new Map();
+    this.alpha = []; // every code point seen, sorted
+  }
+
+  _area(name) {
+    let a = this.areas.get(name);
+    if (a === undefined) {
+      if (this.areas.size >= MAX_AREAS) return 0;
+      a = this.areas.size + 1;
+      this.areas.set(name, a);
+    }
+    return a;
+  }
+
+  _slot(id, make) {
+    let s = this.slots.get(id);
+    if (!s && make && id >= 0) { s = new Slot(); this.slots.set(id, s); }
+    return s;
+  }
+
+  learn(key) {
+    const c = new Cursor(this, key, 0);
+    let i = 0;
+    for (; i < key.length; i++) {
+      const cp = key.codePointAt(i);
+      const slot = this._slot(c.slotAt(i), true);
+      if (slot && !slot.wide) {
+        const n = slot.chars.length;
+        insertSorted(slot.chars, cp);
+        if (slot.chars.length !== n) slot.version++;
+        if (slot.chars.length > MAX_CHARS) { slot.wide = true; slot.chars = []; }
+      }
+      if (this.alpha.length < 4096) insertSorted(this.alpha, cp);
+      c.step(i, cp);
+      if (cp > 0xffff) i++;
+    }
+    const end = this._slot(c.slotAt(i), true);
+    if (end && !end.wide) {
+      if (end.chars[0] !== ENDS) { end.chars.unshift(ENDS); end.version++; }
+    }
+  }
+
+  // The characters a position takes, sorted (ENDS first where keys end there): those seen
+  // there, and what the evidence allows beyond them, for what is not read yet: other
+  // digits where a digit was seen (a numbered field seen at 01 also has 02), other letters
+  // where two letters of a case were seen, any character where the position is seen to take
+  // many kinds. None that probes there found nothing for. Null: never seen.
+  _alphabet(slot) {
+    return slot ? this._weighted(slot).chars : null;
+  }
+
+  // The characters a position may take beyond those seen there. For placing keys (bold
+  // false), little: a cut placed where no key is reads the next segment's keys again. For
+  // guessing siblings (bold), more: a probe where no key is costs one empty answer.
+  _allowed(slot, bold, floor = false) {
+    if (slot.wide) return this.alpha;
+    const seen = slot.chars;
+    const count = (test) => seen.reduce((n, cp) => n + (cp !== ENDS && test(cp) ? 1 : 0), 0);
+    // Numbered fields fill from the low digits: for placing, those up to the highest seen.
+    let maxDigit = -1;
+    for (const cp of seen) if (isDigit(cp)) maxDigit = Math.max(maxDigit, cp);
+    const digits = bold ? maxDigit + 1 : maxDigit; // guessing a sibling: one more
+    const lower = count(isLower) >= 2 || (floor && maxDigit >= 0), upper = count(isUpper) >= 2;
+    const other = count((cp) => !isDigit(cp) && !isLower(cp) && !isUpper(cp)) > 0;
+    const anything = (maxDigit >= 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= 3;
+    const set = new Set(seen);
+    for (const cp of this.alpha) {
+      if (set.has(cp) || (slot.misses.get(cp) || 0) >= MISSES) continue;
+      if (anything || (isDigit(cp) && cp <= digits) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
+    }
+    return [...set].sort((a, b) => a - b);
+  }
+
+  // The alphabet, as cumulative shares: chars[j] holds [lower[j], lower[j + 1]).
+  _weighted(slot) {
+    if (slot.cache && slot.cache.version === slot.version && slot.cache.alphaLength === this.alpha.length) return slot.cache;
+    const chars = this._allowed(slot, false);
+    // Every character it takes weighs the same: how often sampled keys had one says more
+    // about which pages were read first than about where keys are.
+    const lower = new Float64Array(chars.length + 1);
+    for (let j = 0; j <= chars.length; j++) lower[j] = j / chars.length;
+    slot.cache = { version: slot.version, alphaLength: this.alpha.length, chars, lower };
+    return slot.cache;
+  }
+
+  // Characters that may begin a sibling of key's subtree at position i, most promising
+  // first: the very next character (whatever follows there, a probe finds it), then those
+  // seen there, then the rest of the position's alphabet; each group spread over its range.
+  // A position seen to hold one letter or symbol only is probably fixed (the 'o' of
+  // 'logs/'). Where a range's keys part ways (`floor`), one page says little of what comes
+  // next: letters may follow digits there, and past the end of what is known (`broad`),
+  // any character seen anywhere.
+  siblings(key, i, floor = false, broad = false) {
+    const slot = this._slot(new Cursor(this, key, i).slotAt(i), false);
+    const after = key.codePointAt(i);
+    const next = after + 1 === 0xd800 ? 0xe000 : after + 1;
+    const missed = (cp) => slot && (slot.misses.get(cp) || 0) >= MISSES;
+    const out = next <= 0x10ffff && !missed(next) ? [next] : [];
+    if (!slot) return out;
+    const chars = broad ? [...new Set([...this._allowed(slot, true, floor), ...this.alpha])].sort((a, b) => a - b) : this._allowed(slot, true, floor);
+    const later = [], rest = [];
+    for (let j = lowerBound(chars, next + 1); j < chars.length; j++) {
+      if (!missed(chars[j])) (slot.chars.includes(chars[j]) ? later : rest).push(chars[j]);
+    }
+    for (const group of [later, rest]) out.push(...spread(group));
+    return out;
+  }
+
+  // A probe for a sibling at position i of key, with key's character there replaced by
+  // the probe's, found one (hit) or not.
+  probed(key, i, cp, hit) {
+    const slot = this._slot(new Cursor(this, key, i).slotAt(i), false);
+    if (!slot || hit) return;
+    slot.misses.set(cp, (slot.misses.get(cp) || 0) + 1);
+    slot.version++;
+  }
+
+  // Share of context's subtree that sorts below key, each character of a position taking
+  // its weight: 0 before the subtree, 1 after it.
+  frac(key, context) {
+    if (key === null) return 1;
+    if (!key.startsWith(context)) return compareKeys(key, context) < 0 ? 0 : 1;
+    const c = new Cursor(this, key, context.length);
+    let f = 0, scale = 1;
+    for (let i = context.length; scale > 1e-15;) {
+      const slot = this._slot(c.slotAt(i), false);
+      if (!slot) break; // nothing known this deep: stop refining
+      const { chars, lower } = this._weighted(slot);
+      if (chars.length === 0) break;
+      const cp = i < key.length ? key.codePointAt(i) : ENDS;
+      const j = lowerBound(chars, cp);
+      f += scale * lower[j];
+      if (chars[j] !== cp) break; // between characters it takes: at their boundary
+      scale *= lower[j + 1] - lower[j];
+      if (cp === ENDS) break;
+      c.step(i, cp);
+      i += cp > 0xffff ? 2 : 1;
+    }
+    return f;
+  }
+
+  // A key near share f of context's subtree, strictly between lo and hi (hi null: no
+  // bound), or null when the shape cannot name one.
+  keyAt(context, f, lo, hi) {
+    if (!(f > 0 && f < 1)) return null;
+    let s = context;
+    const c = new Cursor(this, context, context.length);
+    for (let i = context.length, steps = 0; steps < 64; steps++) {
+      const slot = this._slot(c.slotAt(i), false);
+      if (!slot) break;
+      const { chars, lower } = this._weighted(slot);
+      if (chars.length === 0) break;
+      let j = lowerBound(lower, f);
+      if (j >= chars.length || lower[j] > f) j--;
+      if (j < 0) j = 0;
+      const cp = chars[j];
+      if (cp === ENDS) break; // the subtree's first key ends here
+      s += String.fromCodePoint(cp);
+      const w = lower[j + 1] - lower[j];
+      f = w > 0 ? Math.min(1, Math.max(0, (f - lower[j]) / w)) : 0;
+      c.step(i, cp);
+      i += cp > 0xffff ? 2 : 1;
+      if (compareKeys(s, lo) > 0 && (hi === null || compareKeys(s, hi) < 0) && f < 1e-3) break;
+    }
+    if (compareKeys(s, lo) <= 0 || (hi !== null && compareKeys(s, hi) >= 0) || keyBytes(s) > MAX_KEY_BYTES) return null;
+    return s;
+  }
+}
+
+module.exports = { KeyShape };

@@ -1,0 +1,40 @@
+'use strict';
+// When to send a list request again: one that has taken far longer than its peers (a slow
+// node, a lost packet) holds ordered output back, and a second copy usually answers in
+// one round trip. The first answer wins; the other is aborted.
+
+const SAMPLES = 256;
+
+class LatencyWatch {
+  /** factor × the running p95 of recent latencies (never under floorMs: a store that
+   * answers in a millisecond needs no second request for a pause of a few), once
+   * minSamples have been seen. */
+  constructor({ factor = 3, minSamples = 20, floorMs = 50 } = {}) {
+    this.factor = factor;
+    this.minSamples = minSamples;
+    this.floorMs = floorMs;
+    this.ring = new Float64Array(SAMPLES);
+    this.n = 0;
+    this.cached = null;
+  }
+
+  record(ms) {
+    this.ring[this.n % SAMPLES] = ms;
+    this.n++;
+    if ((this.n & 15) === 0) this.cached = null;
+  }
+
+  // The age past which a request is a straggler; null while too little is known.
+  threshold() {
+    if (this.n < this.minSamples) return null;
+    if (this.cached === null) {
+      const m = Math.min(this.n, SAMPLES);
+      const sorted = Array.from(this.ring.subarray(0, m)).sort((a, b) => a - b);
+      const p95 = sorted[Math.min(m - 1, Math.floor(m * 0.95))];
+      this.cached = Math.max(this.floorMs, this.factor * p95);
+    }
+    return this.cached;
+  }
+}
+
+module.exports = { LatencyWatch };
