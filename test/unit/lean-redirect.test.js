@@ -74,3 +74,33 @@ test('a redirect the SDK also gets is one clear error, not a page', async () => 
   await expect(s.listPage({ prefix: '' })).rejects.toThrow(/PermanentRedirect|redirect|region|301/i);
   s.destroy();
 });
+
+// Aborting one signal ends that signal's requests only: the lister gives every request of a
+// listing one signal, and a canary of its own runs beside it with another.
+test.each([['main thread', false], ['request thread', true]])('an abort ends only the requests of its own signal (%s)', async (name, requestThread) => {
+  const held = [];
+  const hold = server.listeners('request')[0];
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    if (req.url.includes('held')) held.push(() => hold(req, res)); else hold(req, res);
+  });
+  try {
+    const s = new S3Store({
+      bucket: 'bkt', region: 'eu-west-1', endpointUrl: `http://127.0.0.1:${server.address().port}`, fastPaths: true, requestThread,
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' }, maxAttempts: 1,
+    });
+    await s.listPage({ prefix: '' }); // the first request of a store goes from the main thread
+    const a = new AbortController(), b = new AbortController();
+    const pa = s.listPage({ prefix: 'held-a', signal: a.signal });
+    const pb = s.listPage({ prefix: 'held-b', signal: b.signal });
+    while (held.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    a.abort(new Error('this one only'));
+    await expect(pa).rejects.toThrow('this one only');
+    for (const release of held) release();
+    expect((await pb).items.map((i) => i.Key)).toEqual(['café 1']);
+    s.destroy();
+  } finally {
+    server.removeAllListeners('request');
+    server.on('request', hold);
+  }
+});
