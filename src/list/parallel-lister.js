@@ -395,6 +395,8 @@ class ParallelLister {
     const reach = whole ? null : lastKeyWith(args.prefix);
     const upTo = (end) => (reach === null ? end : end === null ? reach : minKey(end, reach));
 
+    // A subtree is asked for once: whatever its page held, the segment goes on from its cursor.
+    if (args.prefix === seg.sub) seg.sub = null;
     const segs = this.segs;
     const i0 = this._indexFor(after);
     // An empty first page is a word on the segment too: nothing there (or nothing at all).
