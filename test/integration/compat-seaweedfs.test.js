@@ -29,7 +29,9 @@ function extra(t) {
       const r = await t.cli(['ls', `s3://${b}`, '--json', ...unordered]);
       expect(r.code).toBe(0);
       expect(unordered.length ? lines(r.stdout).sort(byUtf8) : lines(r.stdout)).toEqual(want);
-      expect(r.stderr).toMatch(/its StartAfter cannot be trusted: listing it again with one sequential walk/);
+      // Caught by the canary or the page checks, or by a folder listing SeaweedFS answers
+      // with a folder two levels down (its StartAfter handling again): either way, said.
+      expect(r.stderr).toMatch(/(its StartAfter cannot be trusted|with the folder "[^"]+", out of place): listing it again with one sequential walk/);
     }
   });
 }
