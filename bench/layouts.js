@@ -3,18 +3,9 @@
 // Each is generate(count, seed) -> keys (unsorted, unique), deterministic for a seed.
 // The lister must be fast on all of them; none is the one it is tuned for.
 
-// mulberry32: a tiny seeded generator, the same on every machine.
-function rng(seed) {
-  let a = (seed * 2654435761) >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n) => Math.floor(next() * n), pick: (arr) => arr[Math.floor(next() * arr.length)] };
-}
+// The tests' seeded generator (mulberry32), with the seed spread so that nearby seeds start far apart.
+const { prng } = require('../test/helpers/keysets');
+const rng = (seed) => prng(seed * 2654435761);
 
 const ALNUM = '0123456789abcdefghijklmnopqrstuvwxyz';
 const HEX = '0123456789abcdef';
@@ -137,4 +128,4 @@ const LAYOUTS = {
   },
 };
 
-module.exports = { LAYOUTS, rng };
+module.exports = { LAYOUTS };
