@@ -1,7 +1,8 @@
 'use strict';
 // When to send a list request again: one that has taken far longer than its peers (a slow
 // node, a lost packet) holds ordered output back, and a second copy usually answers in
-// one round trip. The first answer wins; the other is aborted.
+// one round trip. The first answer wins; the other is left to finish, unread (aborting it
+// alone is not something every store can do; see parallel-lister.js).
 
 const SAMPLES = 256;
 

@@ -72,17 +72,6 @@ class Segment {
   }
 }
 
-// A short StartAfter for "from key on": a string before key with no key between, but for
-// keys that hold U+10FFFF right there (the greatest key before key is up to 1 KB long).
-function justBefore(key) {
-  const b = keyBefore(key);
-  if (b === null || b.length <= key.length) return b;
-  const low = key.charCodeAt(key.length - 1) >= 0xdc00 && key.charCodeAt(key.length - 1) <= 0xdfff && key.length > 1;
-  const cut = key.length - (low ? 2 : 1);
-  const cp = b.codePointAt(cut);
-  return b.slice(0, cut + (cp > 0xffff ? 2 : 1)) + '\u{10FFFF}';
-}
-
 function depthOf(f) {
   let n = 0;
   for (let i = f.indexOf(DELIMITER); i >= 0; i = f.indexOf(DELIMITER, i + 1)) n++;
