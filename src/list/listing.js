@@ -6,20 +6,12 @@ const { normalizeRange } = require('./range');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
-const { FatalError, UsageError } = require('../errors');
+const { FatalError } = require('../errors');
+const { positiveInt } = require('../options');
 const { Progress } = require('../progress');
 const { ItemChunk } = require('./chunks');
 const { runSignal } = require('../signal');
 const { HintCollector, readHintsFile, loadCachedHints, saveCachedHints } = require('./split-hints');
-
-function positiveInt(value, name, { allowZero = false } = {}) {
-  if (value === undefined || value === null) return undefined;
-  const n = typeof value === 'number' ? value : Number(String(value).trim());
-  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1) || String(value).trim() === '') {
-    throw new UsageError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} whole number, not ${JSON.stringify(String(value))}`);
-  }
-  return n;
-}
 
 class Listing {
   constructor(options = {}) {
@@ -127,4 +119,4 @@ class Listing {
   }
 }
 
-module.exports = { Listing, positiveInt };
+module.exports = { Listing };

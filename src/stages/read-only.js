@@ -1,6 +1,7 @@
 'use strict';
 // The read-only stages over one listing: ls, summarize, each, map.
-const { Listing, positiveInt } = require('../list/listing');
+const { Listing } = require('../list/listing');
+const { positiveInt } = require('../options');
 const { Summary } = require('./summary');
 const { userFunction } = require('../js-function');
 const { UsageError, FatalError } = require('../errors');

@@ -3,7 +3,7 @@
 // large), waits when the queue is full so the lister slows down, and accounts for every
 // object: copied, failed, changed, skipped (archived), vanished, planned (dry run).
 const { HeadObjectCommand } = require('@aws-sdk/client-s3');
-const { positiveInt } = require('../list/listing');
+const { positiveInt } = require('../options');
 const { classifyError, isFatalForRun } = require('./outcome');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
 const { parseSize, MiB, MIN_PART, MAX_PART } = require('./part-layout');
