@@ -8,7 +8,7 @@
 const { LAYOUTS } = require('./layouts');
 const { FakeListStore } = require('../test/helpers/fake-list-store');
 const { GuardedLister } = require('../src/list/guarded-lister');
-const { normalizeRange } = require('../src/list/range');
+const { normalizeRange } = require('../src/keys/range');
 const { RequestStats } = require('../src/stats');
 
 async function simulate(keys, { concurrency = 100, ordered = true, store: storeOpts = {}, lister = {} } = {}) {

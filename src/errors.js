@@ -20,4 +20,12 @@ class SafetyError extends S3BlitzError {
   constructor(message, opts = {}) { super(message, { ...opts, exitCode: EXIT.SAFETY }); }
 }
 
-module.exports = { EXIT, S3BlitzError, UsageError, FatalError, SafetyError };
+// One object's problem, not the run's: the copy report counts it under its status.
+class ObjectError extends Error {
+  constructor(status, reason, cause) {
+    super(reason, cause ? { cause } : undefined);
+    this.status = status; // 'failed' | 'vanished' | 'skipped' | 'changed'
+  }
+}
+
+module.exports = { EXIT, S3BlitzError, UsageError, FatalError, SafetyError, ObjectError };

@@ -25,7 +25,7 @@ class Progress {
     this.drawn = false;
   }
 
-  /** chunk: a run of listed entries (list/chunks.js). */
+  /** chunk: a run of listed entries (stores/chunks.js). */
   tick(chunk) {
     this.items += chunk.length;
     this.bytes += chunk.bytes();

@@ -23,7 +23,7 @@ function keyLines(page) {
   return keys.map(escapeKey).join('\n') + '\n';
 }
 
-// A chunk of listed entries (list/chunks.js) as keyLines prints it: straight from the
+// A chunk of listed entries (stores/chunks.js) as keyLines prints it: straight from the
 // columns when no key needs escaping.
 function chunkLines(chunk) {
   const text = chunk.text();

@@ -1,8 +1,6 @@
 'use strict';
 // Ties a run's journal to its copier: a watermark over the keys in listing order, failures,
 // open multipart uploads, and (sync) the delete set. Marks go out with every flush.
-const { ListMultipartUploadsCommand } = require('@aws-sdk/client-s3');
-const { abortUpload } = require('../transfer/abort-upload');
 const { Journal } = require('./journal');
 const { Watermark } = require('./watermark');
 
@@ -92,7 +90,7 @@ class RunJournal {
   // Multipart uploads an earlier run started and never finished: abort them.
   async cleanupUploads(store, stats) {
     const abort = async (bucket, key, uploadId) => {
-      const err = await abortUpload(store.client, { bucket, key, uploadId }, stats);
+      const err = await store.abortUpload({ bucket, key, uploadId }, stats);
       if (err) throw err;
     };
     for (const [id, u] of this.journal.uploads) {
@@ -103,7 +101,7 @@ class RunJournal {
     // Uploads created just before a kill, whose UploadId never reached us: find them by key.
     for (const [key, bucket] of this.journal.pendingCreates) {
       stats.count('LIST');
-      const out = await store.client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
+      const out = await store.listMultipartUploads({ Bucket: bucket, Prefix: key });
       for (const u of out.Uploads || []) {
         if (u.Key === key) await abort(bucket, key, u.UploadId);
       }

@@ -9,7 +9,7 @@
 const { ParallelLister } = require('./parallel-lister');
 const { SequentialWalk } = require('./sequential-walk');
 const { acceptableStartAfter } = require('./page-check');
-const { ItemChunk, chunkOf } = require('./chunks');
+const { ItemChunk, chunkOf } = require('../stores/chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
 const { compareKeys } = require('../keys/order');
 const { ExternalSorter } = require('../util/spool');

@@ -2,14 +2,14 @@
 // One listing of a source: opens the store, lists the range (in parallel and verified for
 // S3, by a sorted walk for folders), applies --filter and --pattern, counts, reports progress.
 const { GuardedLister } = require('./guarded-lister');
-const { normalizeRange } = require('./range');
+const { normalizeRange } = require('../keys/range');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
 const { FatalError } = require('../errors');
 const { positiveInt } = require('../options');
 const { Progress } = require('../progress');
-const { ItemChunk } = require('./chunks');
+const { ItemChunk } = require('../stores/chunks');
 const { runSignal } = require('../signal');
 const { HintCollector, readHintsFile, loadCachedHints, saveCachedHints } = require('./split-hints');
 
@@ -24,11 +24,11 @@ class Listing {
     this.match = keyMatcher(options.pattern);
     // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
     const { store, location } = options.store
-      ? { store: options.store, location: { type: options.store.type || 's3', prefix: options.prefix || '', text: options.source || 'custom store' } }
+      ? { store: options.store, location: { prefix: options.prefix || '', text: options.source || 'custom store' } }
       : openStore({ ...options, stats: this.stats, maxSockets: this.listConcurrency }, 'source');
     this.store = store;
     this.location = location;
-    this.range = normalizeRange({ prefix: location.type === 's3' ? location.prefix : location.keyPrefix || '', startAfter: options.startAfter, stopAt: options.stopAt });
+    this.range = normalizeRange({ prefix: location.prefix, startAfter: options.startAfter, stopAt: options.stopAt });
     this.complete = false;
     // Library callers get onProgress events, never a line drawn on their terminal.
     this.progress = options.progress || new Progress({ onProgress: options.onProgress, showLine: false });
@@ -50,7 +50,7 @@ class Listing {
     await this.store.open();
     const { signal } = this;
     let source, collect = null, hints = { keys: [], where: null };
-    if (this.store.type === 's3') {
+    if (!this.store.listsInOneWalk) {
       hints = this._hints();
       this.stats.hints = hints.keys.length;
       // A whole prefix listed leaves hints for the next listing of it.
@@ -73,7 +73,7 @@ class Listing {
       this.progress.inflight = () => this.lister.inflight;
       source = this.lister.chunks();
     } else {
-      source = this.store.pages(this.range, { signal });
+      source = this._walkPages(signal);
     }
     const filter = this.filter;
     const match = this.match;
@@ -86,6 +86,17 @@ class Listing {
     }
     this.complete = this.lister ? this.lister.complete : true;
     if (collect && this.complete && !this.stats.fallback) saveCachedHints(hints.where, collect.result());
+  }
+
+  // A store that answers all pages with one walk, asked for them in turn.
+  async *_walkPages(signal) {
+    const { prefix, after, stop } = this.range;
+    let page = await this.store.listPage({ prefix, startAfter: after || undefined, stopAt: stop === null ? undefined : stop, signal });
+    yield page.items;
+    while (page.truncated) {
+      page = await this.store.listPage({ continuationToken: page.nextToken, signal });
+      yield page.items;
+    }
   }
 
   // Pages of items. Items are made here, as the consumer takes them (see chunks.js).

@@ -3,7 +3,7 @@
 // starts after its StartAfter and stays inside the prefix. A store that fails is an
 // UntrustedStore (see guarded-lister.js).
 const { compareKeys } = require('../keys/order');
-const { chunkOf } = require('./chunks');
+const { chunkOf } = require('../stores/chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
 
 function compareAscii(a, b) { return a === b ? 0 : a < b ? -1 : 1; }

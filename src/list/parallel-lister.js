@@ -23,10 +23,10 @@
 
 const { compareKeys, commonPrefix, prefixEnd, lastKeyWith, keyBefore, minKey } = require('../keys/order');
 const { KeyShape } = require('../keys/key-shape');
-const { normalizeRange, inRange } = require('./range');
+const { normalizeRange, inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
-const { chunkOf } = require('./chunks');
+const { chunkOf } = require('../stores/chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
 const { checkPage, pageInOrder, acceptableStartAfter, compareAscii } = require('./page-check');
 const { Record, keysWithin, firstDifference, minKeyOrNull, overlapOf } = require('./page-agreement');

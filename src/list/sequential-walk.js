@@ -4,10 +4,10 @@
 // those are walked from the prefix's start (their StartAfter is not asked) and every key
 // is filtered into the range here, never cut off early on the store's word.
 const { compareKeys } = require('../keys/order');
-const { inRange } = require('./range');
+const { inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
-const { ItemChunk, chunkOf } = require('./chunks');
+const { ItemChunk, chunkOf } = require('../stores/chunks');
 const { budgetNotice } = require('./parallel-lister');
 
 function isIncreasing(items) {

@@ -3,9 +3,7 @@
 // key, and every target key falls in exactly one class, in this precedence:
 // only-source, only-target, size-differs, content-differs, older, unknown, same.
 const crypto = require('crypto');
-const fs = require('fs');
 const pLimit = require('p-limit');
-const { HeadObjectCommand, GetObjectCommand } = require('@aws-sdk/client-s3');
 const { Listing } = require('../list/listing');
 const { RequestStats } = require('../stats');
 const { createKeyMapper } = require('../transfer/key-map');
@@ -18,8 +16,7 @@ const { UsageError, FatalError } = require('../errors');
 const { showKey } = require('../list/untrusted-store');
 const { describeS3Error, httpStatus } = require('../stores/s3-errors');
 const { NO_PART_HEAD } = require('../transfer/server-copy');
-const { localPath } = require('../transfer/local-paths');
-const { resolveLocation } = require('../location');
+const { resolveLocation, listingAt } = require('../stores/location');
 const { targetConnection } = require('../stores/open-store');
 
 const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
@@ -103,14 +100,13 @@ class Comparison {
       const dstLoc = resolveLocation({ location: options.target, bucket: options.toBucket }, 'target');
       this.mapper = createKeyMapper({
         sourcePrefix: this.srcListing.range.prefix,
-        targetPrefix: dstLoc.type === 's3' ? dstLoc.prefix : '',
+        targetPrefix: dstLoc.prefix,
         toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
       });
       if (this.mapper.orderPreserving) {
         const r = targetRange(this.srcListing, this.mapper);
         this.method = 'merge';
-        const where = dstLoc.type === 's3' ? { source: `s3://${dstLoc.bucket}/${r.prefix}` } : { source: dstLoc.path, prefix: r.prefix };
-        this.dstListing = new Listing({ ...tgt, ...where, bucket: undefined, startAfter: r.startAfter, stopAt: r.stopAt });
+        this.dstListing = new Listing({ ...tgt, ...listingAt(dstLoc, r.prefix), bucket: undefined, startAfter: r.startAfter, stopAt: r.stopAt });
         this.empty = r.empty;
       } else {
         this.method = 'sorted-spool';
@@ -160,7 +156,8 @@ class Comparison {
     }
   }
 
-  // The class of a pair; content checks that need requests return a promise.
+  // The class of a pair; where only requests can tell, a function that makes them and
+  // resolves to the class (so the caller decides when they start).
   classify({ src, dst }) {
     if (!dst) return 'only-source';
     if (!src) return 'only-target';
@@ -170,7 +167,7 @@ class Comparison {
     if (v === 'differs') return 'content-differs';
     const older = o.compareTime && dst.LastModified && src.LastModified && +dst.LastModified < +src.LastModified;
     if (v === 'same') return older ? 'older' : 'same';
-    if (v === 'parts' || o.checksum) return this._checkContent(src, dst, v).then((c) => (c === 'content-differs' ? c : older ? 'older' : c));
+    if (v === 'parts' || o.checksum) return () => this._checkContent(src, dst, v).then((c) => (c === 'content-differs' ? c : older ? 'older' : c));
     return older ? 'older' : 'unknown';
   }
 
@@ -199,7 +196,7 @@ class Comparison {
 async function firstPartSize(store, item, cmp) {
   cmp.stats.count('HEAD');
   try {
-    const h = await store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: item.Key, PartNumber: 1, IfMatch: item.ETag, RequestPayer: store.requestPayer }), { abortSignal: cmp.signal });
+    const h = await store.headObject({ Key: item.Key, PartNumber: 1, IfMatch: item.ETag }, cmp.signal);
     return h.ContentLength ?? null;
   } catch (err) {
     if (NO_PART_HEAD.has(httpStatus(err))) return null;
@@ -211,21 +208,19 @@ async function firstPartSize(store, item, cmp) {
 async function contentMd5(store, item, cmp) {
   if (item.ETag && !multipartCount(item.ETag)) return item.ETag.replace(/"/g, '');
   const hash = crypto.createHash('md5');
-  let stream;
-  if (store.type === 'local') stream = fs.createReadStream(localPath(store.root, item.Key));
-  else {
-    cmp.stats.count('GET');
-    const out = await store.client.send(new GetObjectCommand({ Bucket: store.bucket, Key: item.Key, IfMatch: item.ETag || undefined, RequestPayer: store.requestPayer }), { abortSignal: cmp.signal });
-    stream = out.Body;
-  }
-  for await (const chunk of stream) hash.update(chunk);
+  for await (const chunk of await store.readStream(item, cmp.signal)) hash.update(chunk);
   return hash.digest('hex');
 }
+
+// Content checks in flight at once, each one or two HEAD or GET requests per side.
+const CHECKS_AT_ONCE = 64;
+// Pairs waiting for a check before the merge pauses.
+const CHECKS_WAITING = 1000;
 
 // Runs pairs through classify with bounded concurrency for the ones that need requests,
 // calling onPair(pair, cls) for each.
 async function classifyAll(cmp, onPair, { onSeen, stopSignal } = {}) {
-  const limit = pLimit(64);
+  const limit = pLimit(CHECKS_AT_ONCE);
   let pending = 0, waiter = null, failure = null;
   for await (const pair of cmp.pairs()) {
     if (failure) break;
@@ -234,9 +229,9 @@ async function classifyAll(cmp, onPair, { onSeen, stopSignal } = {}) {
     const cls = cmp.classify(pair);
     if (typeof cls === 'string') { await onPair(pair, cls); continue; }
     pending++;
-    limit(() => cls).then((c) => onPair(pair, c), (err) => { failure = failure || err; })
+    limit(cls).then((c) => onPair(pair, c), (err) => { failure = failure || err; })
       .finally(() => { pending--; if (waiter) { waiter(); waiter = null; } });
-    while (pending > 1000) await new Promise((r) => { waiter = r; });
+    while (pending > CHECKS_WAITING) await new Promise((r) => { waiter = r; });
   }
   while (pending > 0) await new Promise((r) => { waiter = r; });
   if (failure) throw failure;

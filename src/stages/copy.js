@@ -16,7 +16,7 @@ const { RunJournal } = require('../journal/run-journal');
 
 // Refuse what S3 would refuse for every object: a copy onto itself that changes nothing.
 function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
-  if (srcLoc.type !== 's3' || dstLoc.type !== 's3' || srcLoc.bucket !== dstLoc.bucket || !sameConnection(options)) return;
+  if (!srcLoc.bucket || srcLoc.bucket !== dstLoc.bucket || !sameConnection(options)) return;
   const changes = w.replace || w.StorageClass || w.Tagging !== undefined || w.ACL || w.ServerSideEncryption;
   if (mapper.identity && !changes) {
     throw new UsageError(`copying s3://${srcLoc.bucket}/${srcLoc.prefix} onto itself with the same keys changes nothing (S3 rejects such copies): give another target, a key mapping, or a change such as --storage-class or --metadata-directive REPLACE`);
@@ -38,11 +38,11 @@ function openCopy(options, journal) {
   try {
     // options.targetStore: a store object of the caller's, as options.store for the source.
     ({ store: dst, location: dstLoc } = options.targetStore
-      ? { store: options.targetStore, location: { type: options.targetStore.type || 's3', bucket: options.targetStore.bucket, prefix: '', text: options.target || 'custom store' } }
+      ? { store: options.targetStore, location: { bucket: options.targetStore.bucket, prefix: '', text: options.target || 'custom store' } }
       : openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeConcurrency * co.partConcurrency }, 'target'));
     const mapper = createKeyMapper({
       sourcePrefix: listing.range.prefix,
-      targetPrefix: dstLoc.type === 's3' ? dstLoc.prefix : dstLoc.keyPrefix || '',
+      targetPrefix: dstLoc.prefix,
       toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
     });
     const copier = new Copier({
@@ -84,7 +84,7 @@ async function copy(options = {}) {
     await dst.open({ create: true });
     if (journal && journal.resumed) {
       log(journal.describe());
-      if (dst.type === 's3') await journal.cleanupUploads(dst, stats);
+      await journal.cleanupUploads(dst, stats);
     }
     listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
     try {

@@ -68,7 +68,7 @@ class Summary {
     }
   }
 
-  /** chunk: a run of listed entries (list/chunks.js), read without making items. */
+  /** chunk: a run of listed entries (stores/chunks.js), read without making items. */
   addChunk(chunk) {
     for (let i = 0; i < chunk.length; i++) this.addEntry(chunk.key(i), chunk.size(i), chunk.time(i), chunk.storageClass(i));
   }

@@ -3,14 +3,11 @@
 // remove what is only in the target: only after every copy succeeded and both listings
 // completed, from a delete set spooled to disk, and never past --max-delete or from an
 // empty source unless --force.
-const { DeleteObjectsCommand } = require('@aws-sdk/client-s3');
-const fs = require('fs');
 const { Comparison, classifyAll, CLASSES } = require('./compare');
 const { Copier, Tally, copyOptions, sameConnection } = require('../transfer/copier');
 const { normalizeWriteOptions } = require('../transfer/write-options');
 const { Spool } = require('../util/spool');
 const { positiveInt } = require('../options');
-const { localPath } = require('../transfer/local-paths');
 const { UsageError, SafetyError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { RunJournal } = require('../journal/run-journal');
@@ -55,10 +52,10 @@ async function sync(options = {}) {
   const log = options.log || (() => {});
   let complete = false;
   try {
-    if (dst.type === 'local') await dst.open({ create: true });
+    await dst.open({ create: true });
     if (journal && journal.resumed) {
       log(journal.describe());
-      if (dst.type === 's3') await journal.cleanupUploads(dst, cmp.stats);
+      await journal.cleanupUploads(dst, cmp.stats);
     }
     cmp.srcListing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied`;
     const unmap = cmp.mapper.unmapPrefix || ((k) => k);
@@ -119,22 +116,10 @@ async function deleteAll(store, doomed, tally, options, cmp) {
     const b = batch;
     batch = [];
     if (options.dryrun) { for (const r of b) { tally.add(r.size); if (options.onDelete) options.onDelete({ key: r.key, size: r.size, dryrun: true }); } return; }
-    if (store.type === 'local') {
-      for (const r of b) {
-        await fs.promises.unlink(localPath(store.root, r.key)).catch((err) => { if (err.code !== 'ENOENT') throw err; });
-        tally.add(r.size);
-        if (options.onDelete) options.onDelete({ key: r.key, size: r.size });
-      }
-      return;
-    }
-    cmp.stats.count('DELETE');
-    const out = await store.client.send(new DeleteObjectsCommand({
-      Bucket: store.bucket, Delete: { Objects: b.map((r) => ({ Key: r.key })), Quiet: true }, RequestPayer: store.requestPayer,
-    }), { abortSignal: cmp.signal });
-    const errors = new Map((out.Errors || []).map((e) => [e.Key, e]));
+    const errors = new Map((await store.deleteKeys(b.map((r) => r.key), cmp.signal)).map((e) => [e.key, e]));
     for (const r of b) {
       const e = errors.get(r.key);
-      if (e) throw new Error(`delete of ${JSON.stringify(r.key)} failed: ${e.Code} ${e.Message || ''}`);
+      if (e) throw new Error(`delete of ${JSON.stringify(r.key)} failed: ${e.reason}`);
       tally.add(r.size);
       if (options.onDelete) options.onDelete({ key: r.key, size: r.size });
     }

@@ -7,7 +7,7 @@
 // that size in its large-object space until a full collection, and every key sliced from
 // it would keep all of it alive.
 const { isAscii } = require('buffer');
-const { ColumnChunk } = require('../list/chunks');
+const { ColumnChunk } = require('./chunks');
 
 // A field outside the entries (a flag, a token, a folder), as a small string of its own.
 function between(buf, open, close, from, to, encoding = 'latin1') {

@@ -5,15 +5,20 @@
 const fs = require('fs');
 const path = require('path');
 const { compareKeys } = require('../keys/order');
-const { inRange } = require('../list/range');
+const { inRange, normalizeRange } = require('../keys/range');
 const { FatalError } = require('../errors');
-const { TEMP_PREFIX } = require('../transfer/local-paths');
+const { TEMP_PREFIX, localPath } = require('./local-paths');
 
 class LocalStore {
   constructor({ root, stats }) {
     this.type = 'local';
     this.root = root;
     this.stats = stats;
+    // One sorted walk answers every page in turn; ranges listed in parallel would each
+    // walk the tree again, so a listing asks for pages one after another.
+    this.listsInOneWalk = true;
+    this.walks = new Map(); // continuation token -> the walk it continues
+    this.walkSeq = 0;
   }
 
   // A target folder is created when missing; a source folder must exist.
@@ -30,14 +35,29 @@ class LocalStore {
     if (!st.isDirectory()) throw new FatalError(`${this.root} is not a folder`);
   }
 
-  // Pages of up to pageSize items in key order, restricted to range.
-  async *pages(range, { pageSize = 1000, signal } = {}) {
-    let page = [];
-    for await (const item of this._walk(this.root, '', range, signal)) {
-      page.push(item);
-      if (page.length >= pageSize) { yield page; page = []; }
+  // A page of up to maxKeys items in key order, as S3Store#listPage answers, with stopAt
+  // as S3 has not. A continuation token resumes the walk that gave it, where it stopped.
+  async listPage({ prefix = '', startAfter, stopAt, continuationToken, maxKeys = 1000, signal } = {}) {
+    let walk;
+    if (continuationToken !== undefined) {
+      walk = this.walks.get(continuationToken);
+      if (!walk) throw new FatalError(`folder listing of ${this.root}: unknown continuation`);
+      this.walks.delete(continuationToken);
+    } else {
+      const range = normalizeRange({ prefix, startAfter, stopAt });
+      walk = { it: this._walk(this.root, '', range, signal), next: null };
     }
-    if (page.length) yield page;
+    const items = [];
+    let r = walk.next || await walk.it.next();
+    while (!r.done && items.length < maxKeys) {
+      items.push(r.value);
+      r = await walk.it.next();
+    }
+    if (r.done) return { items, truncated: false };
+    walk.next = r;
+    const token = String(++this.walkSeq);
+    this.walks.set(token, walk);
+    return { items, truncated: true, nextToken: token };
   }
 
   async *_walk(dir, keyPrefix, range, signal) {
@@ -83,7 +103,35 @@ class LocalStore {
     if (this.onWarning) this.onWarning(msg);
   }
 
-  destroy() {}
+  // The file as it is now, as a listed item; null when it is gone.
+  async stat(key) {
+    let st;
+    try { st = await fs.promises.stat(localPath(this.root, key)); } catch (err) {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    }
+    return { Key: key, Size: st.size, LastModified: st.mtime, ETag: null, StorageClass: null };
+  }
+
+  async readStream(item) {
+    return fs.createReadStream(localPath(this.root, item.Key));
+  }
+
+  // Deletes the files; those it could not delete, with the reason (one already gone is deleted).
+  async deleteKeys(keys) {
+    const failed = [];
+    for (const key of keys) {
+      try { await fs.promises.unlink(localPath(this.root, key)); } catch (err) {
+        if (err.code !== 'ENOENT') failed.push({ key, reason: err.code || err.message });
+      }
+    }
+    return failed;
+  }
+
+  destroy() {
+    for (const walk of this.walks.values()) walk.it.return();
+    this.walks.clear();
+  }
 }
 
 module.exports = { LocalStore };

@@ -1,5 +1,5 @@
 'use strict';
-const { resolveLocation } = require('../location');
+const { resolveLocation } = require('./location');
 const { S3Store } = require('./s3-store');
 const { LocalStore } = require('./local-store');
 

@@ -1,12 +1,21 @@
 'use strict';
-// An S3 bucket as a store: lists a page, and (for copy) heads, reads, writes and copies
-// one object. Keys are asked for with EncodingType=url so every UTF-8 key survives XML, and
-// decoded so only where the answer says it was done.
-const { ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand } = require('@aws-sdk/client-s3');
+// An S3 bucket as a store: the one place that talks to S3. It lists a page, and heads,
+// reads, writes, copies and deletes objects, each method an S3 request with this bucket
+// (and its request-payer setting) filled in. Keys are asked for with EncodingType=url so
+// every UTF-8 key survives XML, and decoded so only where the answer says it was done.
+const {
+  ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand, HeadObjectCommand, GetObjectCommand,
+  GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
+  UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListMultipartUploadsCommand,
+  DeleteObjectsCommand,
+} = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
-const { FatalError } = require('../errors');
-const { FastList, FallBack } = require('./fast-list');
+const { FatalError, ObjectError } = require('../errors');
+
+const ABORT_ATTEMPTS = 3;
+const ABORT_TIMEOUT_MS = 30000;
+const { LeanRequests, FallBack } = require('./lean-requests');
 const { decodeUrlKey, PageError } = require('./list-parser');
 
 // The SDK has decoded XML entities already; %-escapes only where the answer says so.
@@ -44,7 +53,7 @@ class S3Store {
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
-    this.fast = o.fastPaths === false || process.env.S3BLITZ_FAST_PATHS === '0' || o.client ? null : new FastList({
+    this.lean = o.fastPaths === false || process.env.S3BLITZ_FAST_PATHS === '0' || o.client ? null : new LeanRequests({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
@@ -107,11 +116,11 @@ class S3Store {
   // redirects, network trouble), so the SDK's retries and messages apply.
   async listPage(args) {
     try {
-      if (this.fast) {
+      if (this.lean) {
         try {
-          return await this.fast.listPage(args);
+          return await this.lean.listPage(args);
         } catch (err) {
-          this.fellBack(err);
+          this._fellBack(err);
         }
       }
       return await this._sdkListPage(args);
@@ -122,7 +131,7 @@ class S3Store {
   }
 
   // A lean request that could not answer: counted, throttling reported, then the SDK retries.
-  fellBack(err) {
+  _fellBack(err) {
     if (!(err instanceof FallBack)) throw err;
     if (this.stats) this.stats.retries++;
     if (err.status === 503 || err.status === 429) this._throttled(err);
@@ -153,9 +162,87 @@ class S3Store {
     return { items, prefixes, truncated: Boolean(out.IsTruncated), nextToken: out.NextContinuationToken };
   }
 
+  // Object requests: S3 API parameters without Bucket; the SDK's answer. Their callers
+  // count them; stat, readStream and deleteKeys (which every store has) count their own.
+  _send(Command, params, signal) {
+    return this.client.send(new Command({ Bucket: this.bucket, RequestPayer: this.requestPayer, ...params }), signal ? { abortSignal: signal } : undefined);
+  }
+
+  headObject(params, signal) { return this._send(HeadObjectCommand, params, signal); }
+  getObject(params, signal) { return this._send(GetObjectCommand, params, signal); }
+  getObjectTagging(params, signal) { return this._send(GetObjectTaggingCommand, params, signal); }
+  putObject(params, signal) { return this._send(PutObjectCommand, params, signal); }
+  createMultipartUpload(params, signal) { return this._send(CreateMultipartUploadCommand, params, signal); }
+  uploadPart(params, signal) { return this._send(UploadPartCommand, params, signal); }
+  uploadPartCopy(params, signal) { return this._send(UploadPartCopyCommand, params, signal); }
+  completeMultipartUpload(params, signal) { return this._send(CompleteMultipartUploadCommand, params, signal); }
+  listMultipartUploads(params, signal) { return this._send(ListMultipartUploadsCommand, params, signal); }
+
+  // CopyObject: the lean path (one signed PUT, no SDK middleware) unless the headers are
+  // replaced; anything unusual goes to the SDK. The answer is the new object's ETag.
+  async copyObject(params, signal) {
+    const p = { Bucket: this.bucket, RequestPayer: this.requestPayer, ...params };
+    if (this.lean && p.MetadataDirective !== 'REPLACE') {
+      try {
+        return await this.lean.copyObject(p, signal);
+      } catch (err) {
+        this._fellBack(err);
+      }
+    }
+    const out = await this.client.send(new CopyObjectCommand(p), { abortSignal: signal });
+    // A 200 whose body is an error has no result; the SDK throws for most, check the rest.
+    if (!out.CopyObjectResult || !out.CopyObjectResult.ETag) throw new ObjectError('failed', 'CopyObject answered without a result');
+    return out.CopyObjectResult.ETag;
+  }
+
+  // Aborting a multipart upload, the one way every path does it: a few attempts, each with
+  // its own timeout and never under the run's signal (a cancelled run must still clean up);
+  // an upload already gone counts as aborted. Resolves to null, or the last error.
+  async abortUpload({ key, uploadId, bucket = this.bucket }, stats) {
+    let last = null;
+    for (let attempt = 0; attempt < ABORT_ATTEMPTS; attempt++) {
+      try {
+        if (stats) stats.count('DELETE');
+        await this._send(AbortMultipartUploadCommand, { Bucket: bucket, Key: key, UploadId: uploadId }, AbortSignal.timeout(ABORT_TIMEOUT_MS));
+        return null;
+      } catch (err) {
+        if (errorCode(err) === 'NoSuchUpload') return null;
+        last = err;
+      }
+    }
+    return last;
+  }
+
+  // Deletes up to 1000 keys in one request; the keys it could not delete, with S3's reasons.
+  async deleteKeys(keys, signal) {
+    if (this.stats) this.stats.count('DELETE');
+    const out = await this._send(DeleteObjectsCommand, { Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }, signal);
+    return (out.Errors || []).map((e) => ({ key: e.Key, reason: `${e.Code} ${e.Message || ''}`.trim() }));
+  }
+
+  // The object as it is now, as a listed item; null when it is gone.
+  async stat(key, signal) {
+    try {
+      if (this.stats) this.stats.count('HEAD');
+      const head = await this.headObject({ Key: key }, signal);
+      return { Key: key, Size: head.ContentLength, ETag: head.ETag, LastModified: head.LastModified, StorageClass: head.StorageClass || 'STANDARD' };
+    } catch (err) {
+      const code = errorCode(err);
+      if (code === 'NoSuchKey' || (httpStatus(err) === 404 && code !== 'NoSuchBucket')) return null;
+      throw err;
+    }
+  }
+
+  // The object's bytes as a stream, pinned to the listed version by its ETag.
+  async readStream(item, signal) {
+    if (this.stats) this.stats.count('GET');
+    const out = await this.getObject({ Key: item.Key, IfMatch: item.ETag || undefined }, signal);
+    return out.Body;
+  }
+
   destroy() {
     this.client.destroy();
-    if (this.fast) this.fast.destroy();
+    if (this.lean) this.lean.destroy();
   }
 }
 

@@ -2,7 +2,6 @@
 // The copy engine shared by cp and sync: schedules objects onto bounded pools (small and
 // large), waits when the queue is full so the lister slows down, and accounts for every
 // object: copied, failed, changed, skipped (archived), vanished, planned (dry run).
-const { HeadObjectCommand } = require('@aws-sdk/client-s3');
 const { positiveInt } = require('../options');
 const { classifyError, isFatalForRun } = require('./outcome');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
@@ -139,7 +138,7 @@ class Copier {
         if (isFatalForRun(err)) throw err;
         const outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey });
         // Changed since listed: copy the new version once, never a mix of the two.
-        if (outcome.status === 'changed' && attempt === 0 && this.src.type === 's3') {
+        if (outcome.status === 'changed' && attempt === 0) {
           const fresh = await this.currentVersion(item);
           if (fresh) { job.item = fresh; continue; }
           return { status: 'vanished', reason: 'deleted since it was listed' };
@@ -161,16 +160,10 @@ class Copier {
     }
   }
 
+  // The source object as it is now (null when gone), for a second try at a changed object.
   async currentVersion(item) {
-    const store = this.src;
-    try {
-      this.stats.count('HEAD');
-      const head = await store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: item.Key, RequestPayer: store.requestPayer }), { abortSignal: this.signal });
-      return { ...item, Size: head.ContentLength, ETag: head.ETag, LastModified: head.LastModified, StorageClass: head.StorageClass || item.StorageClass };
-    } catch (err) {
-      if (classifyError(err).status === 'vanished') return null;
-      throw err;
-    }
+    const now = await this.src.stat(item.Key, this.signal);
+    return now && { ...item, ...now, StorageClass: now.StorageClass || item.StorageClass };
   }
 
   result() {

@@ -6,7 +6,7 @@
 // few socket buffers per part whatever the object's size.
 const fs = require('fs');
 const path = require('path');
-const { localPath, tempPathFor } = require('./local-paths');
+const { localPath, tempPathFor } = require('../stores/local-paths');
 const { choosePartSize, partRanges } = require('./part-layout');
 const { runParts } = require('./parallel-parts');
 const { getSource, consumeBody } = require('./source-get');

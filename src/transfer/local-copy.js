@@ -4,7 +4,7 @@
 // sync compares the two as equal. Copy-on-write file systems clone instead of copying.
 const fs = require('fs');
 const path = require('path');
-const { localPath, tempPathFor } = require('./local-paths');
+const { localPath, tempPathFor } = require('../stores/local-paths');
 const { ObjectError } = require('./outcome');
 
 const { COPYFILE_EXCL, COPYFILE_FICLONE } = fs.constants;

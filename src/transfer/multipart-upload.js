@@ -5,12 +5,8 @@
 // is partConcurrency x partSize per object. A failed upload is aborted, so no parts are
 // left behind to be billed.
 const crypto = require('crypto');
-const {
-  CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand,
-} = require('@aws-sdk/client-s3');
 const { choosePartSize, partRanges } = require('./part-layout');
 const { runParts } = require('./parallel-parts');
-const { abortUpload } = require('./abort-upload');
 
 const md5 = (buf) => crypto.createHash('md5').update(buf).digest('base64');
 
@@ -23,35 +19,31 @@ const md5 = (buf) => crypto.createHash('md5').update(buf).digest('base64');
  */
 async function multipartUpload(job, size, params, readPart, beforeComplete) {
   const { dst, key, stats, signal } = job;
-  const client = dst.client;
   const RequestPayer = params.RequestPayer;
   stats.count('POST');
   // Never cut short: an upload the server created but we never heard of would be orphaned.
   if (job.onCreating) job.onCreating(key);
-  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ ...params, Bucket: dst.bucket, Key: key }));
+  const { UploadId } = await dst.createMultipartUpload({ ...params, Key: key });
   if (job.onUpload) job.onUpload(key, UploadId);
   try {
     const ranges = partRanges(size, choosePartSize(size, job.partSize));
     const parts = await runParts(ranges.length, job.partConcurrency, signal, async (i, partSignal) => {
       const body = await readPart(ranges[i], i, partSignal);
       stats.count('PUT');
-      const out = await client.send(new UploadPartCommand({
-        Bucket: dst.bucket, Key: key, UploadId, PartNumber: i + 1,
-        Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer,
-      }), { abortSignal: partSignal });
+      const out = await dst.uploadPart({
+        Key: key, UploadId, PartNumber: i + 1, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer,
+      }, partSignal);
       stats.bytes += body.length;
       return { PartNumber: i + 1, ETag: out.ETag };
     });
     if (beforeComplete) await beforeComplete();
     stats.count('POST');
-    await client.send(new CompleteMultipartUploadCommand({
-      Bucket: dst.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts }, RequestPayer,
-    }), { abortSignal: signal });
+    await dst.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: parts }, RequestPayer }, signal);
     return size;
   } catch (err) {
     // Best effort: its failure is not the object's failure; the journal (onUpload) knows
     // the upload id to retry it.
-    await abortUpload(client, { bucket: dst.bucket, key, uploadId: UploadId, requestPayer: RequestPayer }, stats);
+    await dst.abortUpload({ key, uploadId: UploadId }, stats);
     throw err;
   }
 }

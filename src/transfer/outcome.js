@@ -2,13 +2,8 @@
 // What happened to one object. Copy functions return {status: 'copied', bytes} or throw;
 // classifyError turns what they threw into the outcome the report counts.
 const { errorCode, httpStatus, describeS3Error, isNetworkError } = require('../stores/s3-errors');
+const { ObjectError } = require('../errors');
 
-class ObjectError extends Error {
-  constructor(status, reason, cause) {
-    super(reason, cause ? { cause } : undefined);
-    this.status = status; // 'failed' | 'vanished' | 'skipped' | 'changed'
-  }
-}
 
 function classifyError(err, { bucket, key } = {}) {
   if (err instanceof ObjectError) return { status: err.status, reason: err.message };

@@ -3,27 +3,16 @@
 // UploadPartCopy for large ones. Every request names the ETag seen in the listing
 // (x-amz-copy-source-if-match), so two versions of an object are never mixed.
 const pLimit = require('p-limit');
-const {
-  CopyObjectCommand, HeadObjectCommand, GetObjectTaggingCommand, CreateMultipartUploadCommand,
-  UploadPartCopyCommand, CompleteMultipartUploadCommand,
-} = require('@aws-sdk/client-s3');
 const { copySource } = require('./copy-source');
 const { mergedHeaders, commonWriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
-const { ObjectError } = require('./outcome');
-const { abortUpload } = require('./abort-upload');
-const { httpStatus } = require('../stores/s3-errors');
-
-function send(store, stats, type, command, signal) {
-  stats.count(type);
-  return store.client.send(command, { abortSignal: signal });
-}
+const { ObjectError } = require('../errors');
+const { httpStatus, errorCode } = require('../stores/s3-errors');
 
 async function headSource(job, partNumber, ifMatch = true) {
   const { src, item, stats, signal } = job;
-  return send(src, stats, 'HEAD', new HeadObjectCommand({
-    Bucket: src.bucket, Key: item.Key, IfMatch: ifMatch ? item.ETag || undefined : undefined, PartNumber: partNumber, RequestPayer: src.requestPayer,
-  }), signal);
+  stats.count('HEAD');
+  return src.headObject({ Key: item.Key, IfMatch: ifMatch ? item.ETag || undefined : undefined, PartNumber: partNumber }, signal);
 }
 
 // Answers to HeadObject partNumber=1 that say the server cannot do it, not that the object
@@ -55,27 +44,15 @@ async function sourceTagging(job) {
   if (job.w.Tagging !== undefined) return job.w.Tagging;
   const { src, item, stats, signal } = job;
   try {
-    const out = await send(src, stats, 'GET', new GetObjectTaggingCommand({ Bucket: src.bucket, Key: item.Key, RequestPayer: src.requestPayer }), signal);
+    stats.count('GET');
+    const out = await src.getObjectTagging({ Key: item.Key }, signal);
     const tags = out.TagSet || [];
     return tags.length ? new URLSearchParams(tags.map((t) => [t.Key, t.Value])).toString() : undefined;
   } catch (err) {
     // Stores without tagging support: copy without tags rather than fail the object.
-    if (err && (err.name === 'NotImplemented' || err.Code === 'NotImplemented')) return undefined;
+    if (errorCode(err) === 'NotImplemented') return undefined;
     throw err;
   }
-}
-
-// CopyObject parameters (without REPLACE) as request headers.
-function copyHeaders(p) {
-  const h = { 'x-amz-copy-source': p.CopySource };
-  if (p.CopySourceIfMatch) h['x-amz-copy-source-if-match'] = p.CopySourceIfMatch;
-  if (p.StorageClass) h['x-amz-storage-class'] = p.StorageClass;
-  if (p.ACL) h['x-amz-acl'] = p.ACL;
-  if (p.ServerSideEncryption) h['x-amz-server-side-encryption'] = p.ServerSideEncryption;
-  if (p.SSEKMSKeyId) h['x-amz-server-side-encryption-aws-kms-key-id'] = p.SSEKMSKeyId;
-  if (p.RequestPayer) h['x-amz-request-payer'] = 'requester';
-  if (p.Tagging !== undefined) { h['x-amz-tagging'] = p.Tagging; h['x-amz-tagging-directive'] = 'REPLACE'; }
-  return h;
 }
 
 // One CopyObject. With REPLACE (content headers or metadata given), the source's other
@@ -83,7 +60,6 @@ function copyHeaders(p) {
 async function copySmall(job) {
   const { src, dst, item, key, w, stats, signal } = job;
   const params = {
-    Bucket: dst.bucket,
     Key: key,
     CopySource: copySource(src.bucket, item.Key),
     CopySourceIfMatch: item.ETag || undefined,
@@ -94,22 +70,10 @@ async function copySmall(job) {
     Object.assign(params, mergedHeaders(head, w), { MetadataDirective: 'REPLACE' });
   }
   if (w.Tagging !== undefined) Object.assign(params, { Tagging: w.Tagging, TaggingDirective: 'REPLACE' });
-  if (dst.fast && !w.replace) {
-    // The lean path: one signed PUT, no SDK middleware; anything unusual goes to the SDK.
-    try {
-      stats.count('COPY');
-      const etag = await dst.fast.copyObject(key, copyHeaders(params), signal);
-      stats.bytes += item.Size;
-      return { status: 'copied', bytes: item.Size, etag };
-    } catch (err) {
-      dst.fellBack(err);
-    }
-  }
-  const out = await send(dst, stats, 'COPY', new CopyObjectCommand(params), signal);
-  // A 200 whose body is an error has no result; the SDK throws for most, check the rest.
-  if (!out.CopyObjectResult || !out.CopyObjectResult.ETag) throw new ObjectError('failed', 'CopyObject answered without a result');
+  stats.count('COPY');
+  const etag = await dst.copyObject(params, signal);
   stats.bytes += item.Size;
-  return { status: 'copied', bytes: item.Size, etag: out.CopyObjectResult.ETag };
+  return { status: 'copied', bytes: item.Size, etag };
 }
 
 // The source's own part layout, when it can be reproduced: equal parts but the last,
@@ -133,9 +97,8 @@ async function copyMultipart(job) {
   const headers = mergedHeaders(head, w);
   // Never cut short: an upload the server created but we never heard of would be orphaned.
   if (job.onCreating) job.onCreating(key);
-  const created = await send(dst, stats, 'POST', new CreateMultipartUploadCommand({
-    Bucket: dst.bucket, Key: key, ...headers, ...commonWriteParams(w, item.StorageClass), Tagging: tagging,
-  }));
+  stats.count('POST');
+  const created = await dst.createMultipartUpload({ Key: key, ...headers, ...commonWriteParams(w, item.StorageClass), Tagging: tagging });
   const uploadId = created.UploadId;
   if (job.onUpload) job.onUpload(key, uploadId);
   try {
@@ -144,23 +107,23 @@ async function copyMultipart(job) {
     const source = copySource(src.bucket, item.Key);
     const parts = await Promise.all(partRanges(item.Size, partSize).map(([start, end], i) => limit(async () => {
       if (signal && signal.aborted) throw signal.reason || new Error('aborted');
-      const out = await send(dst, stats, 'COPY', new UploadPartCopyCommand({
-        Bucket: dst.bucket, Key: key, UploadId: uploadId, PartNumber: i + 1,
+      stats.count('COPY');
+      const out = await dst.uploadPartCopy({
+        Key: key, UploadId: uploadId, PartNumber: i + 1,
         CopySource: source, CopySourceRange: `bytes=${start}-${end}`, CopySourceIfMatch: item.ETag || undefined,
         RequestPayer: w.RequestPayer,
-      }), signal);
+      }, signal);
       if (!out.CopyPartResult || !out.CopyPartResult.ETag) throw new ObjectError('failed', `UploadPartCopy of part ${i + 1} answered without a result`);
       stats.bytes += end - start + 1;
       return { ETag: out.CopyPartResult.ETag, PartNumber: i + 1 };
     })));
-    const done = await send(dst, stats, 'POST', new CompleteMultipartUploadCommand({
-      Bucket: dst.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, RequestPayer: w.RequestPayer,
-    }), signal);
+    stats.count('POST');
+    const done = await dst.completeMultipartUpload({ Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, RequestPayer: w.RequestPayer }, signal);
     if (!done.ETag) throw new ObjectError('failed', 'CompleteMultipartUpload answered without an ETag');
     return { status: 'copied', bytes: item.Size, etag: done.ETag, parts: parts.length };
   } catch (err) {
     // Best effort: the copy's own error is what the report needs.
-    await abortUpload(dst.client, { bucket: dst.bucket, key, uploadId, requestPayer: dst.requestPayer }, stats);
+    await dst.abortUpload({ key, uploadId }, stats);
     throw err;
   }
 }

@@ -3,14 +3,11 @@
 // every request (and every range of a multipart read) to the version that was listed:
 // a changed object fails with 412 instead of mixing two versions.
 const { addAbortSignal } = require('stream');
-const { GetObjectCommand } = require('@aws-sdk/client-s3');
 
 function getSource(job, range, signal) {
   const { item, src, stats } = job;
   stats.count('GET');
-  return src.client.send(new GetObjectCommand({
-    Bucket: src.bucket, Key: item.Key, Range: range, IfMatch: item.ETag || undefined, RequestPayer: src.requestPayer,
-  }), { abortSignal: signal });
+  return src.getObject({ Key: item.Key, Range: range, IfMatch: item.ETag || undefined }, signal);
 }
 
 // Feeds a GetObject body to `onChunk(chunk, offset)` one chunk at a time (awaiting it, so

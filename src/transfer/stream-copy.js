@@ -6,7 +6,6 @@
 // multipart upload whose parts are ranged GETs, each buffered so a failed UploadPart can
 // be retried: memory is partConcurrency x partSize per object.
 const { addAbortSignal } = require('stream');
-const { GetObjectTaggingCommand, PutObjectCommand } = require('@aws-sdk/client-s3');
 const { mergedHeaders, commonWriteParams } = require('./write-options');
 const { choosePartSize } = require('./part-layout');
 const { multipartUpload } = require('./multipart-upload');
@@ -33,9 +32,7 @@ async function sourceTagging(job, tagCount) {
   if (!tagCount) return undefined;
   const { item, src, stats, signal } = job;
   stats.count('GET');
-  const out = await src.client.send(new GetObjectTaggingCommand({
-    Bucket: src.bucket, Key: item.Key, RequestPayer: src.requestPayer,
-  }), { abortSignal: signal });
+  const out = await src.getObjectTagging({ Key: item.Key }, signal);
   return (out.TagSet || []).map((t) => `${encodeURIComponent(t.Key)}=${encodeURIComponent(t.Value)}`).join('&');
 }
 
@@ -52,9 +49,7 @@ async function copyWhole(job) {
     body.once('error', (err) => ac.abort(err));
     const params = await writeParams(job, out);
     job.stats.count('PUT');
-    await job.dst.client.send(new PutObjectCommand({
-      ...params, Bucket: job.dst.bucket, Key: job.key, Body: body, ContentLength: out.ContentLength,
-    }), { abortSignal: ac.signal });
+    await job.dst.putObject({ ...params, Key: job.key, Body: body, ContentLength: out.ContentLength }, ac.signal);
     job.stats.bytes += out.ContentLength;
     return out.ContentLength;
   } catch (err) {

@@ -4,11 +4,10 @@
 // changes while we read it is not uploaded: the object would be a mix of two versions.
 const fs = require('fs');
 const path = require('path');
-const { PutObjectCommand } = require('@aws-sdk/client-s3');
-const { localPath } = require('./local-paths');
+const { localPath } = require('../stores/local-paths');
 const { mergedHeaders, commonWriteParams } = require('./write-options');
 const { multipartUpload, md5 } = require('./multipart-upload');
-const { ObjectError } = require('./outcome');
+const { ObjectError } = require('../errors');
 
 const CONTENT_TYPES = {
   txt: 'text/plain', log: 'text/plain', html: 'text/html', htm: 'text/html', css: 'text/css',
@@ -79,9 +78,7 @@ async function putWhole(job, fh, size, params, unchanged) {
   if (body.length !== size) throw new ObjectError('changed', 'changed while it was being read');
   await unchanged();
   job.stats.count('PUT');
-  await job.dst.client.send(new PutObjectCommand({
-    ...params, Bucket: job.dst.bucket, Key: job.key, Body: body, ContentLength: body.length, ContentMD5: md5(body),
-  }), { abortSignal: job.signal });
+  await job.dst.putObject({ ...params, Key: job.key, Body: body, ContentLength: body.length, ContentMD5: md5(body) }, job.signal);
   job.stats.bytes += body.length;
   return body.length;
 }

@@ -1,5 +1,5 @@
 'use strict';
-const { ItemChunk, ColumnChunk, chunkOf } = require('../../src/list/chunks');
+const { ItemChunk, ColumnChunk, chunkOf } = require('../../src/stores/chunks');
 const { parseListColumns } = require('../../src/stores/list-parser');
 
 const entry = (k, extra = '') => `<Contents><Key>${k}</Key>${extra}<Size>${k.length}</Size></Contents>`;

@@ -6,8 +6,8 @@
 const { GuardedLister, canaryProbes } = require('../../src/list/guarded-lister');
 const { ParallelLister } = require('../../src/list/parallel-lister');
 const { UntrustedStore } = require('../../src/list/untrusted-store');
-const { normalizeRange } = require('../../src/list/range');
-const { ItemChunk } = require('../../src/list/chunks');
+const { normalizeRange } = require('../../src/keys/range');
+const { ItemChunk } = require('../../src/stores/chunks');
 const { FakeListStore, expectListing } = require('../helpers/fake-list-store');
 const { generators } = require('../helpers/key-generators');
 const { prng } = require('../helpers/keysets');

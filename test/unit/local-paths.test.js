@@ -1,6 +1,6 @@
 'use strict';
 const path = require('path');
-const { keyToPath, localPath, tempPathFor, TEMP_PREFIX } = require('../../src/transfer/local-paths');
+const { keyToPath, localPath, tempPathFor, TEMP_PREFIX } = require('../../src/stores/local-paths');
 const { ObjectError } = require('../../src/transfer/outcome');
 
 const root = path.resolve('/tmp/dest-root');

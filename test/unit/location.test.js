@@ -1,6 +1,6 @@
 'use strict';
 const path = require('path');
-const { parseLocation, resolveLocation } = require('../../src/location');
+const { parseLocation, resolveLocation } = require('../../src/stores/location');
 const { UsageError } = require('../../src/errors');
 
 describe('parseLocation', () => {
@@ -25,7 +25,7 @@ describe('parseLocation', () => {
   });
 
   test('local paths', () => {
-    expect(parseLocation('.')).toEqual({ type: 'local', path: process.cwd(), text: '.' });
+    expect(parseLocation('.')).toEqual({ type: 'local', path: process.cwd(), prefix: '', text: '.' });
     expect(parseLocation('/abs/dir')).toMatchObject({ type: 'local', path: '/abs/dir' });
     expect(parseLocation('./rel')).toMatchObject({ path: path.resolve('rel') });
   });

@@ -93,8 +93,8 @@ test('pages after the first come from the thread, identical to the main thread\'
     expect(a.map((i) => i.Key)).toEqual(KEYS);
     expect(a).toEqual(b);
     expect(a[5]).toEqual({ Key: KEYS[5], Size: KEYS[5].length, LastModified: new Date('2024-06-03T00:00:00.000Z'), ETag: `"${KEYS[5].length}"`, StorageClass: 'GLACIER' });
-    expect(threaded.fast.thread.pages).toBe(2); // pages 2 and 3 of 3
-    expect(plain.fast.thread).toBeNull();
+    expect(threaded.lean.thread.pages).toBe(2); // pages 2 and 3 of 3
+    expect(plain.lean.thread).toBeNull();
     expect(seen.every((r) => !r.sdk)).toBe(true);
   } finally { threaded.destroy(); plain.destroy(); }
 });
@@ -102,9 +102,9 @@ test('pages after the first come from the thread, identical to the main thread\'
 test('copies after the first go through the thread too; a 200 with an error body is a FallBack there as well', async () => {
   const s = store();
   try {
-    const copy = (key) => s.fast.copyObject(key, { 'x-amz-copy-source': `/src/${encodeURIComponent(key)}` });
+    const copy = (key) => s.lean.copyObject({ Key: key, CopySource: `/src/${encodeURIComponent(key)}` });
     expect(await copy('a/é 1')).toBe(`"${'/bkt/a/é 1'.length}"`);
-    expect(s.fast.thread).toBeNull(); // the first request never starts a thread
+    expect(s.lean.thread).toBeNull(); // the first request never starts a thread
     expect(await copy('a/b')).toBe('"8"');
     await expect(copy('bad')).rejects.toThrow(/without a result/);
     expect(s.stats.threadRequests).toBe(2);
@@ -149,11 +149,11 @@ test('a thread that died leaves later pages to the main thread\'s path', async (
   try {
     await s.listPage({ prefix: '' });
     await s.listPage({ prefix: '', startAfter: KEYS[999] });
-    expect(s.fast.thread.pages).toBe(1);
-    await s.fast.thread.worker.terminate();
+    expect(s.lean.thread.pages).toBe(1);
+    await s.lean.thread.worker.terminate();
     const page = await s.listPage({ prefix: '', startAfter: KEYS[1999] });
     expect(page.items.map((i) => i.Key)).toEqual(KEYS.slice(2000));
-    expect(s.fast.thread.usable).toBe(false);
+    expect(s.lean.thread.usable).toBe(false);
     expect(seen.every((r) => !r.sdk)).toBe(true);
   } finally { s.destroy(); }
 });
@@ -168,7 +168,7 @@ test('a process whose thread is idle exits by itself; one with a page in flight 
     (async () => {
       let n = 0, after;
       for (;;) { const p = await s.listPage({ prefix: '', startAfter: after }); n += p.items.length; if (!p.truncated) break; after = p.items[p.items.length - 1].Key; }
-      console.log('listed', n, 'thread pages', s.fast.thread.pages);
+      console.log('listed', n, 'thread pages', s.lean.thread.pages);
     })();`;
   holdMs = 300; // the child's event loop has nothing but the thread's request to wait on
   const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, S3BLITZ_FAST_PATHS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -202,7 +202,7 @@ test('a page that cannot be read is one fatal line on both paths, never an inter
         exitCode: 3, message: `a list page of bucket "bkt" cannot be read (prefix "bad/", after "bad/${i}"): a key that is not valid url-encoding: "bad/100%"`,
       });
     }
-    expect(s.fast.thread && s.fast.thread.usable).toBe(true); // the second went through the thread
+    expect(s.lean.thread && s.lean.thread.usable).toBe(true); // the second went through the thread
     expect(seen.filter((r) => r.sdk)).toHaveLength(0); // not retried through the SDK
   } finally { s.destroy(); }
 });

@@ -1,7 +1,7 @@
 'use strict';
 const { Summary, extensionOf, folderOf } = require('../../src/stages/summary');
 const { GroupCounter } = require('../../src/stages/group-counter');
-const { ItemChunk, ColumnChunk } = require('../../src/list/chunks');
+const { ItemChunk, ColumnChunk } = require('../../src/stores/chunks');
 const { parseListColumns } = require('../../src/stores/list-parser');
 
 const item = (Key, Size, t = 0, StorageClass = 'STANDARD') => ({ Key, Size, LastModified: new Date(t), ETag: '"e"', StorageClass });

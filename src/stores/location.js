@@ -2,7 +2,7 @@
 // Where objects live: "s3://bucket/prefix", an S3 https URL, or a local path.
 // The path after the bucket is a raw key prefix: no '/' is implied.
 const path = require('path');
-const { UsageError } = require('./errors');
+const { UsageError } = require('../errors');
 
 const BUCKET_RE = /^[a-z0-9][a-z0-9.\-_]{1,254}$/i; // lenient: S3-compatible stores allow more than AWS
 const VHOST_RE = /^(.+)\.s3(?:[.-]([a-z0-9-]+))?(?:\.dualstack)?\.amazonaws\.com(?:\.cn)?$/i;
@@ -35,7 +35,7 @@ function parseLocation(text) {
     throw new UsageError(`unsupported URL ${JSON.stringify(text)}: use s3://bucket/prefix with --endpoint-url for other stores`);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) throw new UsageError(`unsupported URL scheme in ${JSON.stringify(text)}`);
-  return { type: 'local', path: path.resolve(text), text };
+  return { type: 'local', path: path.resolve(text), prefix: '', text };
 }
 
 function regionOf(s) {
@@ -49,16 +49,17 @@ function resolveLocation({ location, bucket, prefix }, role = 'source') {
   if (location) loc = parseLocation(location);
   else if (bucket) loc = { type: 's3', bucket: checkBucket(bucket, bucket), prefix: '', text: `s3://${bucket}/` };
   else throw new UsageError(`no ${role} given`);
+  // A folder's prefix is a key prefix under it (only --prefix gives one).
   if (prefix !== undefined && prefix !== null && prefix !== '') {
-    if (loc.type === 's3' && loc.prefix) throw new UsageError(`the ${role} URL already has a prefix (${JSON.stringify(loc.prefix)}); drop --prefix or the URL path`);
-    if (loc.type === 'local') loc.keyPrefix = prefix;
-    else loc.prefix = prefix;
+    if (loc.prefix) throw new UsageError(`the ${role} URL already has a prefix (${JSON.stringify(loc.prefix)}); drop --prefix or the URL path`);
+    loc.prefix = prefix;
   }
   return loc;
 }
 
-function formatLocation(loc) {
-  return loc.type === 's3' ? `s3://${loc.bucket}/${loc.prefix || ''}` : loc.path;
+// Listing options for the same store under another prefix.
+function listingAt(loc, prefix) {
+  return loc.type === 's3' ? { source: `s3://${loc.bucket}/${prefix}` } : { source: loc.path, prefix };
 }
 
-module.exports = { parseLocation, resolveLocation, formatLocation };
+module.exports = { parseLocation, resolveLocation, listingAt };

@@ -1,6 +1,6 @@
 'use strict';
-// The lean ListObjectsV2 path: one signed HTTP request per page on a keep-alive pool and
-// an indexOf parser, instead of the SDK's middleware stack and XML deserializer, which
+// The lean request path for ListObjectsV2 and CopyObject: one signed HTTP request on a
+// keep-alive pool and an indexOf parser, instead of the SDK's middleware stack and XML deserializer, which
 // cost several times more CPU than the page is worth. Credentials and region still come
 // from the SDK client. Anything but a 200 (errors, throttling, redirects) and any network
 // failure is handed back to the caller, which then asks the SDK path, so error handling,
@@ -10,7 +10,20 @@ const { parseListObjectsV2 } = require('./list-parser');
 const { HttpPool, FallBack } = require('./http-pool');
 const { RequestThread } = require('./request-thread');
 
-class FastList {
+// CopyObject parameters (without REPLACE) as request headers.
+function copyHeaders(p) {
+  const h = { 'x-amz-copy-source': p.CopySource };
+  if (p.CopySourceIfMatch) h['x-amz-copy-source-if-match'] = p.CopySourceIfMatch;
+  if (p.StorageClass) h['x-amz-storage-class'] = p.StorageClass;
+  if (p.ACL) h['x-amz-acl'] = p.ACL;
+  if (p.ServerSideEncryption) h['x-amz-server-side-encryption'] = p.ServerSideEncryption;
+  if (p.SSEKMSKeyId) h['x-amz-server-side-encryption-aws-kms-key-id'] = p.SSEKMSKeyId;
+  if (p.RequestPayer) h['x-amz-request-payer'] = 'requester';
+  if (p.Tagging !== undefined) { h['x-amz-tagging'] = p.Tagging; h['x-amz-tagging-directive'] = 'REPLACE'; }
+  return h;
+}
+
+class LeanRequests {
   /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client} */
   constructor(o) {
     this.o = o;
@@ -57,9 +70,10 @@ class FastList {
     return page;
   }
 
-  // One CopyObject with headers only (no REPLACE): the response's ETag, or FallBack.
-  async copyObject(key, headers, signal) {
-    const request = await this._signed('PUT', key, [], { ...headers });
+  // One CopyObject with headers only (no REPLACE), from CopyObject parameters: the
+  // response's ETag, or FallBack.
+  async copyObject(params, signal) {
+    const request = await this._signed('PUT', params.Key, [], copyHeaders(params));
     request.options.headers['content-length'] = '0';
     const thread = this._thread(signal);
     let body;
@@ -131,4 +145,4 @@ class FastList {
   }
 }
 
-module.exports = { FastList, FallBack };
+module.exports = { LeanRequests, FallBack };

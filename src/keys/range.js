@@ -1,7 +1,7 @@
 'use strict';
 // The key range a listing covers: keys that start with prefix, after startAfter
 // (exclusive) and up to stopAt (inclusive), as in S3P.
-const { compareKeys, keyProblem } = require('../keys/order');
+const { compareKeys, keyProblem } = require('./order');
 const { UsageError } = require('../errors');
 
 function normalizeRange({ prefix = '', startAfter, stopAt } = {}) {

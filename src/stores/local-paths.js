@@ -4,7 +4,7 @@
 // is refused with a reason rather than "fixed".
 const crypto = require('crypto');
 const path = require('path');
-const { ObjectError } = require('./outcome');
+const { ObjectError } = require('../errors');
 
 const MAX_NAME_BYTES = 255; // NAME_MAX on Linux and macOS
 // Files being written get this name in the target folder until complete, so no reader
