@@ -8,11 +8,11 @@ const { normalizeWriteOptions } = require('../transfer/write-options');
 const { createKeyMapper } = require('../transfer/key-map');
 const { CollisionDetector } = require('../transfer/collisions');
 const { classifyError } = require('../transfer/outcome');
-const { Copier, copyOptions, sameConnection } = require('../transfer/copier');
+const { copyOptions, sameConnection } = require('../transfer/copier');
 const { UsageError } = require('../errors');
 const { runSignal } = require('../signal');
-const { describeS3Error } = require('../stores/s3-errors');
 const { RunJournal } = require('../journal/run-journal');
+const { CopyRun } = require('./copy-run');
 
 // Refuse what S3 would refuse for every object: a copy onto itself that changes nothing.
 function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
@@ -23,7 +23,7 @@ function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
   }
 }
 
-// Source and target stores, key mapper and copier for cp.
+// Source listing, target store, key mapper and the run for cp.
 function openCopy(options, journal) {
   const stats = options.stats || new RequestStats();
   const signal = runSignal(options.signal);
@@ -45,13 +45,9 @@ function openCopy(options, journal) {
       targetPrefix: dstLoc.prefix,
       toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
     });
-    const copier = new Copier({
-      src: listing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log,
-      ...RunJournal.copierHooks(journal, dst.bucket, options),
-    });
-    if (journal) journal.attach(copier);
-    return { stats, signal, w, listing, dst, dstLoc, mapper, copier, close() { listing.close(); dst.destroy(); } };
+    checkSelfCopy(listing.location, dstLoc, mapper, w, options);
+    const run = new CopyRun({ options, journal, src: listing.store, dst, w, co, stats, signal });
+    return { stats, listing, dstLoc, mapper, run, close() { listing.close(); dst.destroy(); } };
   } catch (err) {
     listing.close();
     if (dst) dst.destroy();
@@ -66,68 +62,47 @@ function openCopy(options, journal) {
  */
 async function copy(options = {}) {
   const journal = RunJournal.open('cp', options);
-  let run;
+  let c;
   try {
-    run = openCopy(options, journal);
+    c = openCopy(options, journal);
   } catch (err) {
     if (journal) journal.keep();
     throw err;
   }
-  const { listing, dst, dstLoc, mapper, copier, stats } = run;
-  const log = options.log || (() => {});
+  const { listing, mapper, run, stats } = c;
+  const { copier } = run;
   const stop = options.stopSignal;
+  const detector = mapper.injective ? null : new CollisionDetector();
   let collisions = 0;
-  let interrupted = false;
-  try {
-    checkSelfCopy(listing.location, dstLoc, mapper, run.w, options);
-    const detector = mapper.injective ? null : new CollisionDetector();
-    await dst.open({ create: true });
-    if (journal && journal.resumed) {
-      log(journal.describe());
-      await journal.cleanupUploads(dst, stats);
-    }
-    listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
-    try {
-      for await (const page of listing.pages()) {
-        if (stop && stop.aborted) { interrupted = true; break; }
-        for (const item of page) {
-          if (journal && journal.isDone(item.Key)) continue;
-          if (stop && stop.aborted) { interrupted = true; break; }
-          let targetKey;
-          try {
-            targetKey = mapper.map(item.Key);
-          } catch (err) {
-            copier.record(item, null, classifyError(err));
-            continue;
-          }
-          if (detector && detector.add(targetKey)) {
-            collisions++;
-            copier.record(item, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` });
-            continue;
-          }
-          const token = journal && journal.track(item.Key);
-          await copier.add(item, targetKey, token && ((outcome) => journal.finished(token, outcome, item, targetKey)));
+  listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
+  const feed = async () => {
+    for await (const page of listing.pages()) {
+      if (stop && stop.aborted) return { interrupted: true };
+      for (const item of page) {
+        if (journal && journal.isDone(item.Key)) continue;
+        if (stop && stop.aborted) return { interrupted: true };
+        let targetKey;
+        try {
+          targetKey = mapper.map(item.Key);
+        } catch (err) {
+          copier.record(item, null, classifyError(err));
+          continue;
         }
-        if (interrupted) break;
+        if (detector && detector.add(targetKey)) {
+          collisions++;
+          copier.record(item, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` });
+          continue;
+        }
+        const token = journal && journal.track(item.Key);
+        await copier.add(item, targetKey, token && ((outcome) => journal.finished(token, outcome, item, targetKey)));
       }
-    } finally {
-      await copier.drain().catch(() => {});
     }
-    await copier.drain();
-    interrupted = interrupted || Boolean(stop && stop.aborted) || run.signal.aborted;
-  } catch (err) {
-    if (journal) journal.keep();
-    throw describeS3Error(err, { bucket: dst.bucket });
-  } finally {
-    run.close();
-  }
-  const complete = listing.complete && !interrupted;
-  if (journal) {
-    if (complete) journal.complete(); else journal.keep();
-  }
+    return { interrupted: false };
+  };
+  const r = await run.run({ feed, listed: () => listing.complete, close: () => c.close() });
   return {
-    source: listing.location.text, target: dstLoc.text || options.toBucket, dryrun: Boolean(options.dryrun), complete,
-    interrupted, journal: journal && !complete ? journal.file : null,
+    source: listing.location.text, target: c.dstLoc.text || options.toBucket, dryrun: Boolean(options.dryrun), complete: r.complete,
+    interrupted: r.interrupted, journal: r.journal,
     ...copier.result(), collisions, ok: copier.ok, stats: stats.toJSON(),
   };
 }

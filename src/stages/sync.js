@@ -4,13 +4,13 @@
 // completed, from a delete set spooled to disk, and never past --max-delete or from an
 // empty source unless --force.
 const { Comparison, classifyAll, CLASSES } = require('./compare');
-const { Copier, Tally, copyOptions, sameConnection } = require('../transfer/copier');
+const { Tally, copyOptions } = require('../transfer/copier');
 const { normalizeWriteOptions } = require('../transfer/write-options');
 const { Spool } = require('../util/spool');
 const { positiveInt } = require('../options');
 const { UsageError, SafetyError } = require('../errors');
-const { describeS3Error } = require('../stores/s3-errors');
 const { RunJournal } = require('../journal/run-journal');
+const { CopyRun } = require('./copy-run');
 
 function shouldCopy(cls, o) {
   if (cls === 'only-source' || cls === 'size-differs') return true;
@@ -38,73 +38,52 @@ async function sync(options = {}) {
     throw err;
   }
   const dst = cmp.dstListing.store;
-  const copier = new Copier({
-    src: cmp.srcListing.store, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-    signal: cmp.signal, stopSignal: options.stopSignal, stats: cmp.stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log,
-    ...RunJournal.copierHooks(journal, dst.bucket, options),
-  });
-  if (journal) journal.attach(copier);
+  const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal });
+  const { copier } = run;
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
   const doomed = options.delete ? new Spool() : null;
   if (doomed && journal) for (const d of journal.doomed) doomed.push(d);
   let sourceObjects = journal && journal.hasNote('source-seen') ? 1 : 0;
-  const result = { deleted: new Tally(), deleteRefused: null };
-  const log = options.log || (() => {});
-  let complete = false;
-  try {
-    await dst.open({ create: true });
-    if (journal && journal.resumed) {
-      log(journal.describe());
-      await journal.cleanupUploads(dst, cmp.stats);
-    }
-    cmp.srcListing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied`;
+  const deleted = new Tally();
+  let deleteRefused = null;
+  cmp.srcListing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied`;
+  const feed = async () => {
     const unmap = cmp.mapper.unmapPrefix || ((k) => k);
     const onSeen = (pair) => {
       if (journal && journal.isDone(pair.targetKey)) return false;
       pair.token = journal && journal.track(pair.targetKey, pair.src ? pair.src.Key : unmap(pair.targetKey));
       return true;
     };
-    try {
-      await classifyAll(cmp, async (pair, cls) => {
-        classes[cls].add((pair.src || pair.dst).Size);
-        if (pair.src) { sourceObjects++; if (journal) journal.note('source-seen'); }
-        const done = pair.token && ((outcome) => journal.finished(pair.token, outcome, pair.src, pair.targetKey));
-        if (shouldCopy(cls, options)) return copier.add(pair.src, pair.targetKey, done);
-        if (cls === 'only-target' && doomed) { doomed.push({ key: pair.dst.Key, size: pair.dst.Size }); if (journal) journal.doom(pair.dst.Key, pair.dst.Size); }
-        if (done) done(null);
-      }, { onSeen, stopSignal: options.stopSignal });
-    } finally {
-      await copier.drain().catch(() => {});
-    }
-    await copier.drain();
-    const interrupted = cmp.interrupted || (options.stopSignal && options.stopSignal.aborted) || cmp.signal.aborted;
-    complete = cmp.srcListing.complete && cmp.dstListing.complete && !interrupted;
-    result.interrupted = Boolean(interrupted);
-    if (doomed && doomed.count > 0) {
-      if (!copier.ok) result.deleteRefused = 'some copies failed: nothing was deleted';
-      else if (!complete) result.deleteRefused = 'a listing was incomplete: nothing was deleted';
-      else if (sourceObjects === 0 && !options.force) {
-        throw new SafetyError(`the source listing is empty: refusing to delete ${doomed.count} target objects (check the source, or pass --force)`);
-      } else if (maxDelete !== undefined && doomed.count > maxDelete && !options.force) {
-        throw new SafetyError(`${doomed.count} objects would be deleted, more than --max-delete ${maxDelete}: nothing was deleted (raise --max-delete or pass --force)`);
-      } else await deleteAll(dst, doomed, result.deleted, options, cmp);
-    }
-    result.complete = complete;
-  } catch (err) {
-    if (journal) journal.keep();
-    throw describeS3Error(err, { bucket: dst.bucket });
-  } finally {
-    cmp.close();
-    if (doomed) doomed.remove();
-  }
-  if (journal) { if (complete) journal.complete(); else journal.keep(); }
-  const copyResult = copier.result();
+    await classifyAll(cmp, async (pair, cls) => {
+      classes[cls].add((pair.src || pair.dst).Size);
+      if (pair.src) { sourceObjects++; if (journal) journal.note('source-seen'); }
+      const done = pair.token && ((outcome) => journal.finished(pair.token, outcome, pair.src, pair.targetKey));
+      if (shouldCopy(cls, options)) return copier.add(pair.src, pair.targetKey, done);
+      if (cls === 'only-target' && doomed) { doomed.push({ key: pair.dst.Key, size: pair.dst.Size }); if (journal) journal.doom(pair.dst.Key, pair.dst.Size); }
+      if (done) done(null);
+    }, { onSeen, stopSignal: options.stopSignal });
+    return { interrupted: cmp.interrupted };
+  };
+  // Deletes only after every copy, from complete listings, within the safety limits.
+  const finish = async ({ complete }) => {
+    if (!doomed || doomed.count === 0) return;
+    if (!copier.ok) deleteRefused = 'some copies failed: nothing was deleted';
+    else if (!complete) deleteRefused = 'a listing was incomplete: nothing was deleted';
+    else if (sourceObjects === 0 && !options.force) {
+      throw new SafetyError(`the source listing is empty: refusing to delete ${doomed.count} target objects (check the source, or pass --force)`);
+    } else if (maxDelete !== undefined && doomed.count > maxDelete && !options.force) {
+      throw new SafetyError(`${doomed.count} objects would be deleted, more than --max-delete ${maxDelete}: nothing was deleted (raise --max-delete or pass --force)`);
+    } else await deleteAll(dst, doomed, deleted, options, cmp);
+  };
+  const listed = () => cmp.srcListing.complete && cmp.dstListing.complete;
+  const close = () => { cmp.close(); if (doomed) doomed.remove(); };
+  const r = await run.run({ feed, listed, finish, close });
   return {
     source: cmp.srcListing.location.text, target: cmp.dstListing.location.text, method: cmp.method, dryrun: Boolean(options.dryrun),
     classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])),
-    ...copyResult, deleted: result.deleted.toJSON(), deleteRefused: result.deleteRefused, unmappable: cmp.failures,
-    complete: Boolean(result.complete), interrupted: Boolean(result.interrupted), journal: journal && !result.complete ? journal.file : null,
-    ok: copier.ok && cmp.failures.length === 0 && !result.deleteRefused,
+    ...copier.result(), deleted: deleted.toJSON(), deleteRefused, unmappable: cmp.failures,
+    complete: r.complete, interrupted: r.interrupted, journal: r.journal,
+    ok: copier.ok && cmp.failures.length === 0 && !deleteRefused,
     stats: cmp.stats.toJSON(),
   };
 }
