@@ -1,5 +1,7 @@
 'use strict';
-// Every option of the library and the CLI: its default, its validator and its one name.
+// Every option of the library and the CLI: its one name (the CLI's flag in camelCase), its
+// default, and the help the CLI shows. The library functions check the names they are given
+// against this table, so a misspelled option is an error, not silently ignored.
 const { UsageError } = require('./errors');
 
 function positiveInt(value, name, { allowZero = false } = {}) {
@@ -11,4 +13,97 @@ function positiveInt(value, name, { allowZero = false } = {}) {
   return n;
 }
 
-module.exports = { positiveInt };
+const env = process.env;
+
+// name: { default, help }. Options without a default are left out when not given. Defaults
+// from the environment are read once, when the module loads.
+const OPTIONS = {
+  // Where: the source and target, and the range of keys.
+  source: {}, target: {}, bucket: {}, toBucket: {}, prefix: {}, startAfter: {}, stopAt: {},
+  filter: {}, pattern: {},
+  // Connection.
+  endpointUrl: {}, region: {}, profile: {}, forcePathStyle: {}, requestPayer: {}, credentials: {},
+  toEndpointUrl: {}, toRegion: {}, toProfile: {}, toCredentials: {},
+  // Listing.
+  listConcurrency: { default: 100, help: 'list requests in flight at once' },
+  maxListRequests: {}, sequential: {}, unordered: {}, splitHints: {}, folders: {}, hedge: {},
+  // Lean requests (see the README's "Fast request paths"): S3BLITZ_FAST_PATHS=0 sends every
+  // request through the SDK, S3BLITZ_REQUEST_THREAD=0 keeps lean requests on the main thread.
+  fastPaths: { default: env.S3BLITZ_FAST_PATHS !== '0' },
+  requestThread: { default: env.S3BLITZ_REQUEST_THREAD !== '0' },
+  // Pages held back to give keys in order (cp lists with a small window: copies are slower).
+  reorderWindow: {}, maxQueuedPages: {},
+  // summarize, each, map.
+  summarizeFolders: {},
+  depth: { default: 1, help: 'folder depth for --summarize-folders' },
+  top: { default: 20, help: 'rows per group table (the rest is "other")' },
+  map: {}, mapList: {}, reduce: {}, finally: {}, default: {}, onValue: {},
+  // Key mapping.
+  toPrefix: {}, addPrefix: {}, toKey: {},
+  // Writes.
+  acl: {}, storageClass: {}, cacheControl: {}, contentType: {}, contentDisposition: {}, contentEncoding: {},
+  contentLanguage: {}, expires: {}, metadata: {}, metadataDirective: {}, tagging: {}, sse: {}, sseKmsKeyId: {},
+  // Copies.
+  copyConcurrency: { default: 500, help: 'small objects copied at once' },
+  largeCopyConcurrency: { default: 75, help: 'large objects copied at once' },
+  partConcurrency: { default: 8, help: 'parts of one large object copied at once' },
+  // Objects above this go part by part (measured: see the README's "copy threshold").
+  largeCopyThreshold: { default: '64MiB', help: 'objects above this are copied in parts' },
+  partSize: {},
+  maxQueueSize: { default: 10000, help: 'listed objects waiting for a copier before listing pauses' },
+  dryrun: {}, journal: {}, resume: {},
+  // compare and sync.
+  compareTime: {}, checksum: {}, ignoreEtags: {}, show: {}, sizeOnly: {}, overwrite: {},
+  delete: {}, maxDelete: {}, force: {},
+  // Callbacks and run plumbing.
+  signal: {}, stopSignal: {}, log: {}, progress: {}, stats: {},
+  onProgress: {}, onObject: {}, onUpload: {}, onConcurrency: {}, onPair: {}, onDelete: {},
+  // Stores of the caller's own in place of the source or target (see the README).
+  store: {}, targetStore: {},
+};
+
+// The CLI's own settings, from the environment: how long a first Ctrl-C lets requests in
+// flight finish before they are aborted (S3BLITZ_GRACE_MS).
+const CLI = { graceMs: Number(env.S3BLITZ_GRACE_MS) || 10000 };
+
+const DEFAULTS = Object.freeze(Object.fromEntries(Object.entries(OPTIONS).filter(([, o]) => 'default' in o).map(([k, o]) => [k, o.default])));
+
+// Edit distance, for "did you mean".
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+    }
+  }
+  return d[a.length][b.length];
+}
+
+function suggestion(name) {
+  let best = null, bestD = Infinity;
+  for (const k of Object.keys(OPTIONS)) {
+    const dd = distance(name, k);
+    if (dd < bestD) { best = k; bestD = dd; }
+  }
+  return bestD <= Math.max(2, Math.floor(name.length / 4)) ? best : null;
+}
+
+// Throws a UsageError naming the first option the table does not know.
+function checkOptions(options, fnName) {
+  if (options === null || typeof options !== 'object') throw new UsageError(`${fnName}: options must be an object`);
+  for (const k of Object.keys(options)) {
+    if (Object.prototype.hasOwnProperty.call(OPTIONS, k)) continue;
+    const s = suggestion(k);
+    throw new UsageError(`${fnName}: unknown option ${JSON.stringify(k)}${s ? ` (did you mean ${JSON.stringify(s)}?)` : ''}`);
+  }
+  return options;
+}
+
+// The CLI help for an option: its text and the default from the table.
+function help(name) {
+  const o = OPTIONS[name];
+  return `${o.help} (default: ${o.default})`;
+}
+
+module.exports = { OPTIONS, DEFAULTS, CLI, positiveInt, checkOptions, help };

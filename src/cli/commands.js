@@ -5,6 +5,7 @@ const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = requ
 const { runAction, writeOut, apiExample } = require('./run');
 const { itemJson, itemLong, chunkLines, summaryText, statsText, isoDate } = require('./format');
 const { Progress } = require('../progress');
+const { help } = require('../options');
 
 function common(cmd) {
   return outputOptions(sourceOptions(connectionOptions(cmd)));
@@ -75,8 +76,8 @@ function register(program) {
     .description('count objects and bytes: sizes, storage classes, folders, extensions, ages')
     .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder', '.')
     .option('--summarize-folders', 'group by folder')
-    .option('--depth <n>', 'folder depth for --summarize-folders', '1')
-    .option('--top <n>', 'rows per group table (the rest is "other")', '20')
+    .option('--depth <n>', help('depth'))
+    .option('--top <n>', help('top'))
     .addHelpText('after', examples([
       's3blitz summarize .',
       's3blitz summarize s3://my-bucket --summarize-folders --depth 2',
@@ -84,8 +85,8 @@ function register(program) {
     ]))
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const extra = { summarizeFolders: Boolean(opts.summarizeFolders) };
-      if (opts.depth !== '1') extra.depth = opts.depth;
-      if (opts.top !== '20') extra.top = opts.top;
+      if (opts.depth !== undefined) extra.depth = opts.depth;
+      if (opts.top !== undefined) extra.top = opts.top;
       const { example, libOpts } = prepare('summarize', source, opts, signal, extra);
       if (example) return writeOut(example);
       const res = await lib.summarize(libOpts);

@@ -5,6 +5,7 @@ const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = requ
 const { runAction, writeOut, apiExample } = require('./run');
 const { escapeKey, humanBytes, statsText, tallyLine } = require('./format');
 const { fmtInt, Progress } = require('../progress');
+const { help } = require('../options');
 
 function targetOptions(cmd) {
   return cmd
@@ -36,12 +37,12 @@ function writeOptions(cmd) {
 
 function concurrencyOptions(cmd) {
   return cmd
-    .option('--copy-concurrency <n>', 'small objects copied at once', '500')
-    .option('--large-copy-concurrency <n>', 'large objects copied at once', '75')
-    .option('--part-concurrency <n>', 'parts of one large object copied at once', '8')
-    .option('--large-copy-threshold <size>', 'objects above this are copied in parts', '64MiB')
+    .option('--copy-concurrency <n>', help('copyConcurrency'))
+    .option('--large-copy-concurrency <n>', help('largeCopyConcurrency'))
+    .option('--part-concurrency <n>', help('partConcurrency'))
+    .option('--large-copy-threshold <size>', help('largeCopyThreshold'))
     .option('--part-size <size>', 'part size (default: the source\'s own layout, else 64MiB, raised to fit 10,000 parts)')
-    .option('--max-queue-size <n>', 'listed objects waiting for a copier before listing pauses', '10000')
+    .option('--max-queue-size <n>', help('maxQueueSize'))
     .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz or ~/.local/state/s3blitz)')
     .option('--no-journal', 'keep no journal (the run cannot be resumed)')
     .option('--no-resume', 'ignore the journal of an earlier run and start afresh');
@@ -49,14 +50,12 @@ function concurrencyOptions(cmd) {
 
 const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
   'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
-  'sseKmsKeyId', 'dryrun', 'partSize'];
-const DEFAULTS = { copyConcurrency: '500', largeCopyConcurrency: '75', partConcurrency: '8', largeCopyThreshold: '64MiB', maxQueueSize: '10000' };
+  'sseKmsKeyId', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize'];
 
 function copyLibraryOptions(source, target, opts) {
   const o = libraryOptions(source, opts);
   if (target !== undefined) o.target = target;
   for (const k of PASS) if (opts[k] !== undefined) o[k] = opts[k];
-  for (const [k, d] of Object.entries(DEFAULTS)) if (opts[k] !== undefined && opts[k] !== d) o[k] = opts[k];
   if (opts.pretend) o.dryrun = true;
   if (opts.journal !== undefined && opts.journal !== true) o.journal = opts.journal;
   if (opts.resume === false) o.resume = false;

@@ -1,5 +1,8 @@
 'use strict';
 // Options shared by commands, added in groups so every command spells them the same.
+// Defaults live in src/options.js (the help shows them from there): commander gets none,
+// so an option the user did not give is not passed to the library at all.
+const { help } = require('../options');
 
 function connectionOptions(cmd) {
   return cmd
@@ -19,7 +22,7 @@ function sourceOptions(cmd) {
     .option('--stop-at <key>', 'only keys up to key (inclusive)')
     .option('--filter <js>', 'js:({Key, Size, LastModified, ETag, StorageClass}) => boolean')
     .option('--pattern <text>', 'only keys containing text, or matching js:/regexp/flags')
-    .option('--list-concurrency <n>', 'list requests in flight at once', '100')
+    .option('--list-concurrency <n>', help('listConcurrency'))
     .option('--max-list-requests <n>', 'stop after n list requests (the result is marked incomplete)')
     .option('--sequential', 'list with one plain ListObjectsV2 walk, no parallel ranges')
     .option('--split-hints <file>', 'start the listing cut where these keys are (JSON of an earlier run, keys one per line, or an S3 Inventory CSV)')
@@ -43,7 +46,6 @@ function libraryOptions(source, opts) {
     'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential'];
   for (const k of copy) if (opts[k] !== undefined) o[k] = opts[k];
   if (opts.pathStyle !== undefined && process.argv.some((a) => a === '--path-style' || a === '--no-path-style')) o.forcePathStyle = opts.pathStyle;
-  if (o.listConcurrency === '100') delete o.listConcurrency;
   if (typeof opts.splitHints === 'string' || opts.splitHints === false) o.splitHints = opts.splitHints;
   return o;
 }

@@ -3,6 +3,7 @@
 const { S3BlitzError, EXIT } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { Journal } = require('../journal/journal');
+const { CLI } = require('../options');
 
 let debug = false;
 
@@ -20,7 +21,7 @@ function apiExample(fnName, libOpts) {
   return `const s3blitz = require('s3blitz');\n\nconst result = await s3blitz.${fnName}(${body});\n`;
 }
 
-const GRACE_MS = Number(process.env.S3BLITZ_GRACE_MS) || 10000;
+const GRACE_MS = CLI.graceMs;
 
 // First SIGINT / SIGTERM: graceful commands stop starting work and let requests in flight
 // finish for a grace period, then abort them; others abort at once. A second signal

@@ -7,7 +7,7 @@ const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
 const { FatalError } = require('../errors');
-const { positiveInt } = require('../options');
+const { positiveInt, DEFAULTS } = require('../options');
 const { Progress } = require('../progress');
 const { ItemChunk } = require('../stores/chunks');
 const { runSignal } = require('../signal');
@@ -18,7 +18,7 @@ class Listing {
     this.options = options;
     this.signal = options.signal && options.signal.__s3blitzRun ? options.signal : runSignal(options.signal);
     this.stats = options.stats || new RequestStats();
-    this.listConcurrency = positiveInt(options.listConcurrency, '--list-concurrency') || 100;
+    this.listConcurrency = positiveInt(options.listConcurrency ?? DEFAULTS.listConcurrency, '--list-concurrency');
     this.maxListRequests = positiveInt(options.maxListRequests, '--max-list-requests');
     this.filter = userFunction(options.filter, '--filter');
     this.match = keyMatcher(options.pattern);

@@ -26,6 +26,7 @@ const { KeyShape } = require('../keys/key-shape');
 const { normalizeRange, inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
+const { DEFAULTS } = require('../options');
 const { chunkOf } = require('../stores/chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
 const { checkPage, pageInOrder, acceptableStartAfter, compareAscii } = require('./page-check');
@@ -98,7 +99,7 @@ class ParallelLister {
   constructor(store, options = {}) {
     this.store = store;
     this.range = normalizeRange(options);
-    this.concurrency = options.listConcurrency || 100;
+    this.concurrency = options.listConcurrency || DEFAULTS.listConcurrency;
     this.maxRequests = options.maxListRequests || Infinity;
     this.ordered = options.ordered !== false;
     // Ordered output holds back what segments ahead of the first unfinished one return:

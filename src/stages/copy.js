@@ -39,7 +39,7 @@ function openCopy(options, journal) {
     // options.targetStore: a store object of the caller's, as options.store for the source.
     ({ store: dst, location: dstLoc } = options.targetStore
       ? { store: options.targetStore, location: { bucket: options.targetStore.bucket, prefix: '', text: options.target || 'custom store' } }
-      : openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeConcurrency * co.partConcurrency }, 'target'));
+      : openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeCopyConcurrency * co.partConcurrency }, 'target'));
     const mapper = createKeyMapper({
       sourcePrefix: listing.range.prefix,
       targetPrefix: dstLoc.prefix,

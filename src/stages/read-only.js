@@ -1,7 +1,7 @@
 'use strict';
 // The read-only stages over one listing: ls, summarize, each, map.
 const { Listing } = require('../list/listing');
-const { positiveInt } = require('../options');
+const { positiveInt, DEFAULTS } = require('../options');
 const { Summary } = require('./summary');
 const { userFunction } = require('../js-function');
 const { UsageError, FatalError } = require('../errors');
@@ -26,8 +26,8 @@ function ls(options) {
 }
 
 function summarize(options = {}) {
-  const depth = positiveInt(options.depth, '--depth') || 1;
-  const top = positiveInt(options.top, '--top') || 20;
+  const depth = positiveInt(options.depth ?? DEFAULTS.depth, '--depth');
+  const top = positiveInt(options.top ?? DEFAULTS.top, '--top');
   // Order does not matter to a summary: pages are taken as they arrive, nothing held back.
   return withListing({ unordered: true, ...options }, async (listing) => {
     const summary = new Summary({ summarizeFolders: Boolean(options.summarizeFolders), depth, top });

@@ -6,6 +6,7 @@
 // a socket keeps one set of listeners for life and a request is one small object.
 const net = require('net');
 const tls = require('tls');
+const { DEFAULTS } = require('../options');
 
 class FallBack extends Error {
   constructor(reason, status) { super(reason); this.status = status; }
@@ -208,7 +209,7 @@ class Origin {
 // Sockets for a concurrency of maxSockets requests, with room for the odd extra (a
 // listing's folder requests, a copy's HEAD): the lean pool's and the SDK client's.
 function poolSize(maxSockets) {
-  return Math.max(64, (maxSockets || 100) + 16);
+  return Math.max(64, (maxSockets || DEFAULTS.listConcurrency) + 16);
 }
 
 class HttpPool {

@@ -6,6 +6,7 @@
 // failure is handed back to the caller, which then asks the SDK path, so error handling,
 // retries and messages stay the SDK's.
 const { Signer } = require('./sigv4');
+const { DEFAULTS } = require('../options');
 const { parseListObjectsV2 } = require('./list-parser');
 const { HttpPool, FallBack } = require('./http-pool');
 const { RequestThread } = require('./request-thread');
@@ -32,7 +33,7 @@ class LeanRequests {
     this.pool = new HttpPool(o.maxSockets);
     // Requests after the first go to a request thread (requestThread: false keeps them here),
     // so a one-page listing never starts one.
-    this.useThread = o.requestThread !== false && process.env.S3BLITZ_REQUEST_THREAD !== '0';
+    this.useThread = o.requestThread ?? DEFAULTS.requestThread;
     this.asked = 0;
     this.thread = null;
   }

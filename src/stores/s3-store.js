@@ -12,6 +12,7 @@ const {
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
 const { FatalError, ObjectError } = require('../errors');
+const { DEFAULTS } = require('../options');
 
 const ABORT_ATTEMPTS = 3;
 const ABORT_TIMEOUT_MS = 30000;
@@ -53,7 +54,7 @@ class S3Store {
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
-    this.lean = o.fastPaths === false || process.env.S3BLITZ_FAST_PATHS === '0' || o.client ? null : new LeanRequests({
+    this.lean = !(o.fastPaths ?? DEFAULTS.fastPaths) || o.client ? null : new LeanRequests({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });

@@ -2,18 +2,16 @@
 // The copy engine shared by cp and sync: schedules objects onto bounded pools (small and
 // large), waits when the queue is full so the lister slows down, and accounts for every
 // object: copied, failed, changed, skipped (archived), vanished, planned (dry run).
-const { positiveInt } = require('../options');
+const { positiveInt, DEFAULTS } = require('../options');
 const { classifyError, isFatalForRun } = require('./outcome');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
-const { parseSize, MiB, MIN_PART, MAX_PART } = require('./part-layout');
+const { parseSize, MIN_PART, MAX_PART } = require('./part-layout');
 const { pickTransfer } = require('.');
 const { AdaptiveLimit } = require('./adaptive-limit');
 const { serverCopy } = require('./server-copy');
 const { streamCopy } = require('./stream-copy');
 const { UsageError } = require('../errors');
 
-// Objects above this go part by part (measured: see the README's "copy threshold").
-const DEFAULT_LARGE_THRESHOLD = 64 * MiB;
 const MAX_NAMED = 10000; // problems kept in the result; every one also goes to onObject
 // Answers to a server-side copy that say the server will not do it (not access or a change).
 const COPY_REFUSED = new Set([400, 501]);
@@ -26,14 +24,13 @@ class Tally {
 
 function copyOptions(options) {
   const o = {
-    copyConcurrency: positiveInt(options.copyConcurrency, '--copy-concurrency') || 500,
-    largeConcurrency: positiveInt(options.largeCopyConcurrency, '--large-copy-concurrency') || 75,
-    partConcurrency: positiveInt(options.partConcurrency, '--part-concurrency') || 8,
-    maxQueue: positiveInt(options.maxQueueSize, '--max-queue-size') || 10000,
-    largeThreshold: parseSize(options.largeCopyThreshold, '--large-copy-threshold'),
+    copyConcurrency: positiveInt(options.copyConcurrency ?? DEFAULTS.copyConcurrency, '--copy-concurrency'),
+    largeCopyConcurrency: positiveInt(options.largeCopyConcurrency ?? DEFAULTS.largeCopyConcurrency, '--large-copy-concurrency'),
+    partConcurrency: positiveInt(options.partConcurrency ?? DEFAULTS.partConcurrency, '--part-concurrency'),
+    maxQueueSize: positiveInt(options.maxQueueSize ?? DEFAULTS.maxQueueSize, '--max-queue-size'),
+    largeCopyThreshold: parseSize(options.largeCopyThreshold ?? DEFAULTS.largeCopyThreshold, '--large-copy-threshold'),
     partSize: parseSize(options.partSize, '--part-size'),
   };
-  if (o.largeThreshold === undefined) o.largeThreshold = DEFAULT_LARGE_THRESHOLD;
   if (o.partSize !== undefined && (o.partSize < MIN_PART || o.partSize > MAX_PART)) throw new UsageError('--part-size must be between 5MiB and 5GiB');
   return o;
 }
@@ -51,7 +48,7 @@ class Copier {
     Object.assign(this, o);
     this.transfer = pickTransfer(o.src, o.dst, o.sameConnection);
     this.small = new AdaptiveLimit(o.co.copyConcurrency, { name: 'copy', onChange: o.onConcurrency });
-    this.large = new AdaptiveLimit(o.co.largeConcurrency, { name: 'large-copy', onChange: o.onConcurrency });
+    this.large = new AdaptiveLimit(o.co.largeCopyConcurrency, { name: 'large-copy', onChange: o.onConcurrency });
     // Throttling on either side slows both pools; they climb back on their own.
     const slow = () => { this.small.throttled(); this.large.throttled(); };
     for (const store of new Set([o.src, o.dst])) if (store.onThrottle) store.onThrottle(slow);
@@ -94,10 +91,10 @@ class Copier {
   async add(item, targetKey, onDone) {
     if (this.fatal) throw this.fatal;
     if (this.dryrun) { this.record(item, targetKey, { status: 'planned' }); return; }
-    while (this.queued >= this.co.maxQueue && !this.fatal) await new Promise((r) => this.waiters.push(r));
+    while (this.queued >= this.co.maxQueueSize && !this.fatal) await new Promise((r) => this.waiters.push(r));
     if (this.fatal) throw this.fatal;
     this.queued++;
-    const pool = item.Size > this.co.largeThreshold ? this.large : this.small;
+    const pool = item.Size > this.co.largeCopyThreshold ? this.large : this.small;
     pool.run(() => (this.stopped ? null : this.copyOne(item, targetKey)))
       .then((outcome) => {
         if (!outcome) return;
@@ -126,7 +123,7 @@ class Copier {
   async copyOne(item, targetKey) {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
-      largeThreshold: this.co.largeThreshold, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
+      largeCopyThreshold: this.co.largeCopyThreshold, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
       notice: this.notice,
     };
     for (let attempt = 0; ; attempt++) {
@@ -176,4 +173,4 @@ class Copier {
   }
 }
 
-module.exports = { Copier, Tally, copyOptions, sameConnection, DEFAULT_LARGE_THRESHOLD };
+module.exports = { Copier, Tally, copyOptions, sameConnection };

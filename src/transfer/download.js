@@ -1,7 +1,7 @@
 'use strict';
 // S3 -> local file. The body goes to a temporary file in the target folder, renamed onto
 // the final name only once complete: an interrupted run never leaves a truncated file
-// that a later sync would take for a copy. Objects over largeThreshold are fetched as
+// that a later sync would take for a copy. Objects over largeCopyThreshold are fetched as
 // parallel ranged GETs, each streamed to the file at its offset, so memory stays at a
 // few socket buffers per part whatever the object's size.
 const fs = require('fs');
@@ -19,7 +19,7 @@ async function download(job) {
   const fh = await fs.promises.open(tmp, 'wx');
   let open = true;
   try {
-    const bytes = item.Size > job.largeThreshold ? await getRanges(job, fh) : await getWhole(job, fh);
+    const bytes = item.Size > job.largeCopyThreshold ? await getRanges(job, fh) : await getWhole(job, fh);
     if (item.LastModified) await fh.utimes(new Date(), item.LastModified);
     if (job.fsync) await fh.sync();
     open = false;

@@ -4,6 +4,7 @@
 // (x-amz-copy-source-if-match), so two versions of an object are never mixed.
 const pLimit = require('p-limit');
 const { copySource } = require('./copy-source');
+const { DEFAULTS } = require('../options');
 const { mergedHeaders, commonWriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
 const { ObjectError } = require('../errors');
@@ -103,7 +104,7 @@ async function copyMultipart(job) {
   if (job.onUpload) job.onUpload(key, uploadId);
   try {
     if (signal && signal.aborted) throw signal.reason || new Error('aborted');
-    const limit = pLimit(job.partConcurrency || 8);
+    const limit = pLimit(job.partConcurrency || DEFAULTS.partConcurrency);
     const source = copySource(src.bucket, item.Key);
     const parts = await Promise.all(partRanges(item.Size, partSize).map(([start, end], i) => limit(async () => {
       if (signal && signal.aborted) throw signal.reason || new Error('aborted');
@@ -131,8 +132,8 @@ async function copyMultipart(job) {
 // Small objects in one CopyObject; large ones (and every multipart source, so its part
 // layout and ETag are kept, and everything over CopyObject's 5 GiB) part by part.
 function serverCopy(job) {
-  const { item, largeThreshold } = job;
-  const multipart = item.Size > MAX_SINGLE_COPY || (item.Size > 0 && (item.Size > largeThreshold || multipartCount(item.ETag) > 0));
+  const { item, largeCopyThreshold } = job;
+  const multipart = item.Size > MAX_SINGLE_COPY || (item.Size > 0 && (item.Size > largeCopyThreshold || multipartCount(item.ETag) > 0));
   return multipart ? copyMultipart(job) : copySmall(job);
 }
 

@@ -12,7 +12,7 @@ const { multipartUpload } = require('./multipart-upload');
 const { getSource, consumeBody } = require('./source-get');
 
 async function streamCopy(job) {
-  const bytes = job.item.Size > job.largeThreshold ? await copyParts(job) : await copyWhole(job);
+  const bytes = job.item.Size > job.largeCopyThreshold ? await copyParts(job) : await copyWhole(job);
   return { status: 'copied', bytes };
 }
 

@@ -64,7 +64,7 @@ async function upload(job) {
         throw new ObjectError('changed', 'changed while it was being read');
       }
     };
-    const bytes = before.size > job.largeThreshold
+    const bytes = before.size > job.largeCopyThreshold
       ? await multipartUpload(job, before.size, params, (range) => readRange(fh, range), unchanged)
       : await putWhole(job, fh, before.size, params, unchanged);
     return { status: 'copied', bytes };

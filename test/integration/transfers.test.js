@@ -42,7 +42,7 @@ function job(over) {
     w: normalizeWriteOptions({}),
     partSize: 5 * MiB,
     partConcurrency: 3,
-    largeThreshold: 5 * MiB,
+    largeCopyThreshold: 5 * MiB,
     stats: new RequestStats(),
     ...over,
   };
