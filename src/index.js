@@ -50,5 +50,6 @@ module.exports = {
   sync: checked('sync', sync),
   listBuckets: checked('listBuckets', listBuckets),
   Listing, ParallelLister, compareKeys,
+  report: require('./report'),
   ...errors,
 };

@@ -2,8 +2,9 @@
 // The read-only commands: thin shells over the library.
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
-const { runAction, writeOut, apiExample } = require('./run');
-const { itemJson, itemLong, chunkLines, summaryText, statsText, isoDate } = require('./format');
+const { runAction, writeOut, apiExample, formatOf } = require('./run');
+const report = require('../report');
+const { itemJson, itemLong, chunkLines, statsText } = report.format;
 const { Progress } = require('../progress');
 const { help } = require('../options');
 
@@ -17,7 +18,7 @@ function notice(opts) {
 
 function finish(opts, res) {
   if (opts.verbose && res.stats) process.stderr.write(`${statsText(res.stats)}\n`);
-  if (res.complete === false && !opts.quiet && !opts.json) process.stderr.write('s3blitz: the listing is incomplete (--max-list-requests)\n');
+  if (res.complete === false && !opts.quiet && formatOf(opts) === 'text') process.stderr.write('s3blitz: the listing is incomplete (--max-list-requests)\n');
 }
 
 function prepare(fnName, source, opts, signal, extra = {}) {
@@ -46,7 +47,7 @@ function register(program) {
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const { example, libOpts } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
-      const fmt = opts.json ? itemJson : opts.long ? itemLong : null;
+      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long ? itemLong : null;
       const listing = new lib.Listing(libOpts);
       try {
         for await (const chunk of listing.chunks()) {
@@ -67,8 +68,7 @@ function register(program) {
       const libOpts = libraryOptions(undefined, opts);
       if (opts.apiExample) return writeOut(apiExample('listBuckets', libOpts));
       const buckets = await lib.listBuckets(libOpts);
-      await writeOut(buckets.map((b) => (opts.json ? JSON.stringify({ Name: b.Name, CreationDate: b.CreationDate ? b.CreationDate.toISOString() : null })
-        : `${isoDate(b.CreationDate)}  ${b.Name}`)).join('\n') + (buckets.length ? '\n' : ''));
+      await writeOut(report.buckets(buckets)[formatOf(opts)]());
       return 0;
     }));
 
@@ -90,7 +90,7 @@ function register(program) {
       const { example, libOpts } = prepare('summarize', source, opts, signal, extra);
       if (example) return writeOut(example);
       const res = await lib.summarize(libOpts);
-      await writeOut(opts.json ? JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, stats: res.stats }, null, 2) + '\n' : summaryText(res));
+      await writeOut(report.summary(res)[formatOf(opts)]());
       finish(opts, res);
       return 0;
     }));

@@ -2,10 +2,10 @@
 // compare and sync: thin shells over the library.
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions } = require('./options');
-const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions } = require('./copy-command');
-const { runAction, writeOut, apiExample } = require('./run');
-const { escapeKey, humanBytes, statsText, table, tallyLine } = require('./format');
-const { fmtInt, Progress } = require('../progress');
+const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy } = require('./copy-command');
+const { runAction, writeOut, apiExample, formatOf } = require('./run');
+const report = require('../report');
+const { Progress } = require('../progress');
 const { CLASSES, parseShow } = require('../stages/compare');
 
 function compareOptions(cmd) {
@@ -13,20 +13,6 @@ function compareOptions(cmd) {
     .option('--compare-time', 'also a difference: the target is older than the source')
     .option('--checksum', 'read both sides to settle pairs the listings cannot (same size, ETags not comparable)')
     .option('--ignore-etags', 'ETags are not content hashes here (e.g. SSE-KMS, SSE-C): same-size pairs are unknown unless --checksum');
-}
-
-function classTable(classes) {
-  const rows = [['class', 'objects', 'bytes', 'size']];
-  for (const c of CLASSES) rows.push([c, fmtInt(classes[c].objects), fmtInt(classes[c].bytes), humanBytes(classes[c].bytes)]);
-  return table(rows, ['l', 'r', 'r', 'r']) + '\n';
-}
-
-function pairLine(rec, json) {
-  if (json) {
-    const side = (i) => (i ? { Size: i.Size, ETag: i.ETag === undefined ? null : i.ETag, LastModified: i.LastModified ? new Date(i.LastModified).toISOString() : null } : null);
-    return JSON.stringify({ class: rec.class, key: rec.key, targetKey: rec.targetKey, source: side(rec.source), target: side(rec.target) }) + '\n';
-  }
-  return `${rec.class}\t${escapeKey(rec.key === null ? rec.targetKey : rec.key)}\n`;
 }
 
 const EXTRA = ['compareTime', 'checksum', 'ignoreEtags', 'delete', 'maxDelete', 'force', 'sizeOnly'];
@@ -61,19 +47,19 @@ Examples:
       if (opts.apiExample) return writeOut(apiExample('compare', o));
       const show = new Set(parseShow(opts.show));
       Object.assign(o, { signal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); } });
+      const fmt = formatOf(opts);
       let out = '';
       o.onPair = (rec) => {
         if (!show.has(rec.class)) return;
-        out += pairLine(rec, opts.json);
+        out += report.pairLine[fmt](rec);
         if (out.length > 65536) { process.stdout.write(out); out = ''; }
       };
       delete o.show;
       const r = await lib.compare(o);
       await writeOut(out);
-      if (opts.json && !show.size) await writeOut(JSON.stringify({ source: r.source, target: r.target, identical: r.identical, method: r.method, classes: r.classes, complete: r.complete, unmappable: r.unmappable, stats: r.stats }, null, 2) + '\n');
-      else if (!opts.json && !show.size) await writeOut(classTable(r.classes) + (r.identical ? 'identical\n' : 'different\n'));
-      for (const u of r.unmappable) process.stderr.write(`s3blitz: failed ${JSON.stringify(u.key)}: ${u.reason}\n`);
-      if (opts.verbose) process.stderr.write(`method: ${r.methodNote}\n${statsText(r.stats)}\n`);
+      if (!show.size) await writeOut(report.comparison(r)[fmt]());
+      for (const u of r.unmappable) process.stderr.write(report.problemLine('failed', u.key, u.reason));
+      if (opts.verbose) process.stderr.write(`method: ${r.methodNote}\n${report.format.statsText(r.stats)}\n`);
       return r.identical ? 0 : 1;
     }));
 
@@ -104,24 +90,12 @@ Examples:
       if (opts.apiExample) return writeOut(apiExample('sync', o));
       if (opts.debug) o.onConcurrency = (ev) => process.stderr.write(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
       Object.assign(o, { signal, stopSignal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); } });
-      o.onObject = (ev) => {
-        if (ev.status === 'planned') { if (!opts.json) process.stdout.write(`copy    ${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)} -> ${escapeKey(ev.targetKey)}\n`); }
-        else if (ev.status !== 'copied') process.stderr.write(`s3blitz: ${ev.status} ${JSON.stringify(ev.key)}: ${ev.reason}\n`);
-      };
-      o.onDelete = (ev) => { if (ev.dryrun && !opts.json) process.stdout.write(`delete  ${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)}\n`); };
+      const fmt = formatOf(opts);
+      o.onObject = copyProgressLines(fmt, { marked: true });
+      o.onDelete = (ev) => { if (ev.dryrun && fmt === 'text') process.stdout.write(report.plannedDeleteLine(ev)); };
       const r = await lib.sync(o);
-      for (const u of r.unmappable) process.stderr.write(`s3blitz: failed ${JSON.stringify(u.key)}: ${u.reason}\n`);
-      if (opts.json) await writeOut(JSON.stringify(r, null, 2) + '\n');
-      else if (!opts.quiet || !r.ok) {
-        const line = (label, t) => `${tallyLine(label, t)}\n`;
-        let s = r.dryrun ? line('would copy', r.planned) : line('copied', r.copied);
-        s += r.dryrun ? line('would delete', r.deleted) : line('deleted', r.deleted);
-        for (const k of ['failed', 'changed', 'skipped', 'vanished']) if (r[k].objects) s += line(k, r[k]);
-        if (r.deleteRefused) s += `delete skipped: ${r.deleteRefused}\n`;
-        await writeOut(s);
-      }
-      if (opts.verbose) process.stderr.write(`${statsText(r.stats)}\n`);
-      if (r.interrupted) process.stderr.write(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}\n`);
+      for (const u of r.unmappable) process.stderr.write(report.problemLine('failed', u.key, u.reason));
+      await finishCopy(report.copy(r), r, fmt, opts);
       return r.ok ? 0 : 1;
     }, { graceful: true }));
 }

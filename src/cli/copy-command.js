@@ -2,9 +2,9 @@
 // cp: a thin shell over the library's copy().
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
-const { runAction, writeOut, apiExample } = require('./run');
-const { escapeKey, humanBytes, statsText, tallyLine } = require('./format');
-const { fmtInt, Progress } = require('../progress');
+const { runAction, writeOut, apiExample, formatOf } = require('./run');
+const report = require('../report');
+const { Progress } = require('../progress');
 const { help } = require('../options');
 
 function targetOptions(cmd) {
@@ -62,15 +62,19 @@ function copyLibraryOptions(source, target, opts) {
   return o;
 }
 
-function reportText(r) {
-  const line = (label, t) => tallyLine(label, t, 9);
-  const out = [];
-  if (r.dryrun) out.push(line('would copy', r.planned));
-  else out.push(line('copied', r.copied));
-  for (const k of ['failed', 'changed', 'skipped', 'vanished']) if (r[k].objects) out.push(line(k, r[k]));
-  if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
-  if (!r.complete) out.push('the listing is incomplete (--max-list-requests)');
-  return out.join('\n') + '\n';
+// What cp and sync print while they run: a dry run's planned copies (text only), problems.
+function copyProgressLines(fmt, { marked = false } = {}) {
+  return (ev) => {
+    if (ev.status === 'planned') { if (fmt === 'text') process.stdout.write(report.plannedLine(ev, { marked })); }
+    else if (ev.status !== 'copied') process.stderr.write(report.problemLine(ev.status, ev.key, ev.reason));
+  };
+}
+
+// The end of cp and sync: the report (text only when asked for or something failed), statistics, resume hint.
+async function finishCopy(rep, r, fmt, opts) {
+  if (fmt === 'json' || !opts.quiet || !r.ok) await writeOut(rep[fmt]());
+  if (opts.verbose) process.stderr.write(`${report.format.statsText(r.stats)}\n`);
+  if (r.interrupted) process.stderr.write(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}\n`);
 }
 
 function registerCopy(program) {
@@ -101,20 +105,12 @@ code is 1 when any failed. Archived (GLACIER) and vanished objects are reported,
       if (opts.debug) libOpts.onConcurrency = (ev) => process.stderr.write(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
       libOpts.log = (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); };
       libOpts.progress = new Progress({ quiet: opts.quiet });
-      libOpts.onObject = (o) => {
-        if (o.status === 'planned') {
-          if (!opts.json) process.stdout.write(`${humanBytes(o.size).padStart(10)}  ${escapeKey(o.key)} -> ${escapeKey(o.targetKey)}\n`);
-        } else if (o.status !== 'copied') {
-          process.stderr.write(`s3blitz: ${o.status} ${JSON.stringify(o.key)}: ${o.reason}\n`);
-        }
-      };
+      const fmt = formatOf(opts);
+      libOpts.onObject = copyProgressLines(fmt);
       const r = await lib.copy(libOpts);
-      if (opts.json) await writeOut(JSON.stringify(r, null, 2) + '\n');
-      else if (!opts.quiet || !r.ok) await writeOut(reportText(r));
-      if (opts.verbose) process.stderr.write(`${statsText(r.stats)}\n`);
-      if (r.interrupted) process.stderr.write(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}\n`);
+      await finishCopy(report.copy(r), r, fmt, opts);
       return r.ok ? 0 : 1;
     }, { graceful: true }));
 }
 
-module.exports = { registerCopy, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions };
+module.exports = { registerCopy, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions, copyProgressLines, finishCopy };

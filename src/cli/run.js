@@ -14,6 +14,11 @@ function writeOut(text) {
   });
 }
 
+// The one place the CLI picks its output format.
+function formatOf(opts) {
+  return opts.json ? 'json' : 'text';
+}
+
 function apiExample(fnName, libOpts) {
   const shown = {};
   for (const [k, v] of Object.entries(libOpts)) if (v !== undefined) shown[k] = v;
@@ -85,4 +90,4 @@ function reportError(err) {
   process.exitCode = known ? e.exitCode : EXIT.FATAL;
 }
 
-module.exports = { runAction, writeOut, apiExample, reportError };
+module.exports = { runAction, writeOut, apiExample, reportError, formatOf };

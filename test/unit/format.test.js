@@ -1,5 +1,5 @@
 'use strict';
-const { keyLines, escapeKey } = require('../../src/cli/format');
+const { keyLines, escapeKey } = require('../../src/report/format');
 
 const page = (keys) => keys.map((Key) => ({ Key, Size: 1 }));
 const slow = (keys) => keys.map((k) => `${escapeKey(k)}\n`).join('');

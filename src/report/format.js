@@ -1,5 +1,5 @@
 'use strict';
-// Text renderings for the terminal.
+// Text renderings shared by the reports: keys escaped for a terminal, sizes, dates, tables.
 const chalk = require('chalk');
 const { fmtInt } = require('../progress');
 

@@ -1,0 +1,52 @@
+'use strict';
+// The report of a copy result: cp's, and sync's (which adds classes and deletes); and the
+// lines printed while a run goes: planned copies and deletes of a dry run, problems.
+const { escapeKey, humanBytes, tallyLine } = require('./format');
+const { fmtInt } = require('../progress');
+
+const PROBLEMS = ['failed', 'changed', 'skipped', 'vanished'];
+
+function cpText(r) {
+  const line = (label, t) => tallyLine(label, t, 9);
+  const out = [];
+  if (r.dryrun) out.push(line('would copy', r.planned));
+  else out.push(line('copied', r.copied));
+  for (const k of PROBLEMS) if (r[k].objects) out.push(line(k, r[k]));
+  if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
+  if (!r.complete) out.push('the listing is incomplete (--max-list-requests)');
+  return out.join('\n') + '\n';
+}
+
+function syncText(r) {
+  const line = (label, t) => `${tallyLine(label, t)}\n`;
+  let s = r.dryrun ? line('would copy', r.planned) : line('copied', r.copied);
+  s += r.dryrun ? line('would delete', r.deleted) : line('deleted', r.deleted);
+  for (const k of PROBLEMS) if (r[k].objects) s += line(k, r[k]);
+  if (r.deleteRefused) s += `delete skipped: ${r.deleteRefused}\n`;
+  return s;
+}
+
+// A sync result is a copy result with deletes.
+function copyReport(r) {
+  const isSync = r.deleted !== undefined;
+  return {
+    text: () => (isSync ? syncText(r) : cpText(r)),
+    json: () => JSON.stringify(r, null, 2) + '\n',
+  };
+}
+
+// A dry run's planned copy (cp: bare; sync: marked "copy", beside its deletes).
+function plannedLine(ev, { marked = false } = {}) {
+  return `${marked ? 'copy    ' : ''}${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)} -> ${escapeKey(ev.targetKey)}\n`;
+}
+
+function plannedDeleteLine(ev) {
+  return `delete  ${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)}\n`;
+}
+
+// An object that was not copied, or a key that could not be mapped.
+function problemLine(status, key, reason) {
+  return `s3blitz: ${status} ${JSON.stringify(key)}: ${reason}\n`;
+}
+
+module.exports = { copyReport, plannedLine, plannedDeleteLine, problemLine };
