@@ -32,7 +32,8 @@ const { UntrustedStore, showKey } = require('./untrusted-store');
 const { checkPage, pageInOrder, acceptableStartAfter, compareAscii } = require('./page-check');
 const { Record, keysWithin, firstDifference, minKeyOrNull, overlapOf } = require('./page-agreement');
 const { LatencyWatch } = require('./hedge');
-const { setMaxListeners } = require('events');
+const { RequestGate } = require('./request-gate');
+const { OutputQueue } = require('./output-queue');
 
 const PAGE = 1000;
 const EFFICIENCY = 0.7;
@@ -84,10 +85,6 @@ function asked({ prefix, startAfter }) {
   return startAfter ? `after ${showKey(startAfter)}` : `with the prefix ${showKey(prefix)}`;
 }
 
-function budgetNotice(requests) {
-  return `stopped after ${requests} list requests (--max-list-requests): the listing is incomplete`;
-}
-
 class ParallelLister {
   /**
    * @param store object with listPage({prefix, startAfter, continuationToken, signal})
@@ -100,18 +97,16 @@ class ParallelLister {
     this.store = store;
     this.range = normalizeRange(options);
     this.concurrency = options.listConcurrency || DEFAULTS.listConcurrency;
-    this.maxRequests = options.maxListRequests || Infinity;
     this.ordered = options.ordered !== false;
     // Ordered output holds back what segments ahead of the first unfinished one return:
     // room for a few pages per request slot keeps every slot at work.
     this.window = options.reorderWindow || Math.max(100, 4 * this.concurrency) * PAGE;
-    this.maxQueued = options.maxQueuedPages || 32;
     this.minPiece = (options.minPiecePages || 0.5) * PAGE;
     this.signal = options.signal;
-    this.abort = new AbortController(); // every request's signal: fired when the listing stops
-    setMaxListeners(0, this.abort.signal); // the SDK listens once per request in flight
     this.stats = options.stats || new RequestStats();
     this.log = options.log || (() => {});
+    this.gate = new RequestGate({ concurrency: this.concurrency, maxRequests: options.maxListRequests, stats: this.stats, log: this.log });
+    this.out = new OutputQueue(options.maxQueuedPages || 32);
     this.clock = options.clock || (() => performance.now());
     this.latency = options.hedge === false ? null : new LatencyWatch(options.hedgeAfter !== undefined ? { floorMs: options.hedgeAfter } : {});
     this.pending = new Set(); // requests in flight (each maybe sent twice)
@@ -127,19 +122,17 @@ class ParallelLister {
     this.segs = [new Segment(this.range.after, this.range.stop)];
     this.head = 0; // ordered output: first segment not yet fully emitted
     this.buffered = 0; // keys held back for order
-    this.inflight = 0;
     this.active = 1; // segments not done
     // Split points known in advance (hints from an earlier listing, or where a sibling
     // folder's pages ended): guesses like any other.
     const seeds = [...new Set(options.splitPoints || [])].filter((k) => inRange(this.range, k) && k !== this.range.stop).sort(compareKeys);
     if (seeds.length) this._split(0, seeds);
-    this.out = [];
-    this.error = null;
-    this.stopped = false; // request budget spent or aborted
     this.complete = false;
-    this.finished = false;
-    this.wake = null;
   }
+
+  get inflight() { return this.gate.inflight; }
+
+  get error() { return this.out.error; }
 
   // Pages of items, as every listing hands them out.
   async *pages() {
@@ -156,21 +149,9 @@ class ParallelLister {
     }
     try {
       this._pump();
-      for (;;) {
-        if (this.error) throw this.error;
-        if (this.out.length) {
-          const page = this.out.shift();
-          this._pump();
-          yield page;
-          continue;
-        }
-        if (this.finished) break;
-        await new Promise((resolve) => { this.wake = resolve; });
-        this.wake = null;
-      }
+      yield* this.out.drain(() => this._pump());
     } finally {
       if (this.signal) this.signal.removeEventListener('abort', onAbort);
-      this.stopped = true;
       this._abortAll();
     }
   }
@@ -179,27 +160,20 @@ class ParallelLister {
     for await (const chunk of this.chunks()) yield* chunk.toItems();
   }
 
-  _notify() {
-    if (this.wake) this.wake();
-  }
-
   _fail(err) {
-    if (!this.error) this.error = err;
-    this.stopped = true;
+    this.out.fail(err);
     this._abortAll();
-    this._notify();
   }
 
+  // Stops the gate: no more requests, those in flight aborted.
   _abortAll() {
     clearTimeout(this.hedgeTimer);
-    this.abort.abort(this.error || new Error('stopped'));
+    this.gate.stop(this.error || new Error('stopped'));
   }
 
   // Request slots this lister may fill now.
   _room() {
-    if (this.stopped || this.error || this.out.length >= this.maxQueued) return 0;
-    let n = this.concurrency - this.inflight;
-    return n;
+    return this.gate.room(this.out.full);
   }
 
   _pump() {
@@ -208,22 +182,18 @@ class ParallelLister {
     // request asks only for its own piece, not for keys a new piece will ask for too.
     if (this._room() > 0) this._fill();
     this._launchIdle();
-    if (this.inflight === 0 && (this.active === 0 || this.stopped) && !this.finished) {
+    if (this.gate.inflight === 0 && (this.active === 0 || this.gate.stopped) && !this.out.finished) {
       this.complete = this.active === 0 && !this.error;
       if (this.ordered) this._flushAll();
-      this.finished = true;
+      this.out.finish();
       clearTimeout(this.hedgeTimer);
     }
-    this._notify();
+    this.out.notify();
   }
 
   _launchIdle() {
     while (this._room() > 0) {
-      if (this.stats.listRequests >= this.maxRequests) {
-        this.stopped = true;
-        this.log(budgetNotice(this.stats.listRequests));
-        break;
-      }
+      if (this.gate.spent()) break;
       const seg = this._nextIdle();
       if (!seg) break;
       this._launch(seg);
@@ -290,13 +260,11 @@ class ParallelLister {
 
   _send(req) {
     req.live++;
-    this.inflight++;
-    this.stats.listRequests++;
-    this.stats.listInflight(1, this.clock());
+    this.gate.sent(this.clock());
     const sent = this.clock();
     // One signal for all requests: a store may cancel everything it has in flight when a
     // signal fires, so a twin that lost is left to finish, unread, not aborted.
-    this.store.listPage({ prefix: req.args.prefix, startAfter: req.args.startAfter, delimiter: req.args.delimiter, signal: this.abort.signal })
+    this.store.listPage({ prefix: req.args.prefix, startAfter: req.args.startAfter, delimiter: req.args.delimiter, signal: this.gate.signal })
       .then((page) => {
         if (req.settled) return;
         req.settled = true;
@@ -304,7 +272,7 @@ class ParallelLister {
         req.onPage(page);
       }, (err) => {
         // Answered by its twin, or the twin may still answer, or cancelled because the listing stopped.
-        if (req.settled || req.live > 1 || this.abort.signal.aborted) return;
+        if (req.settled || req.live > 1 || this.gate.signal.aborted) return;
         req.settled = true;
         req.onError();
         this._fail(err);
@@ -312,15 +280,14 @@ class ParallelLister {
       .catch((err) => this._fail(err))
       .finally(() => {
         if (--req.live === 0) this.pending.delete(req);
-        this.inflight--;
-        this.stats.listInflight(-1, this.clock());
+        this.gate.settled(this.clock());
         this._pump();
       });
   }
 
   // Wakes when the oldest request not yet sent twice becomes a straggler.
   _armHedge() {
-    if (!this.latency || this.hedgeTimer || this.stopped) return;
+    if (!this.latency || this.hedgeTimer || this.gate.stopped) return;
     const limit = this.latency.threshold();
     if (limit === null) return;
     let oldest = Infinity;
@@ -337,14 +304,14 @@ class ParallelLister {
     this.hedgeTimer = null;
     this.hedgeDue = null;
     const limit = this.latency.threshold();
-    if (this.stopped || limit === null) return;
+    if (this.gate.stopped || limit === null) return;
     const now = this.clock();
     let room = Math.max(1, Math.floor(this.concurrency / 10));
     for (const req of this.pending) if (req.hedged && !req.settled) room--;
     for (const req of this.pending) {
       if (room <= 0) break;
       if (req.hedged || req.settled || now - req.started < limit) continue;
-      if (this.stats.listRequests >= this.maxRequests) break;
+      if (this.gate.left <= 0) break;
       req.hedged = true;
       this.stats.hedges++;
       room--;
@@ -700,7 +667,7 @@ class ParallelLister {
       ahead += this._ahead(segs[i]);
       if (ahead > this.window) break;
     }
-    let free = Math.min(this._room() - idle, this.maxRequests - this.stats.listRequests - idle);
+    let free = Math.min(this._room() - idle, this.gate.left - idle);
     if (free <= 0) return false;
     const plans = [];
     ahead = 0;
@@ -888,4 +855,4 @@ class ParallelLister {
   }
 }
 
-module.exports = { ParallelLister, Segment, PAGE, pageInOrder, checkPage, budgetNotice, acceptableStartAfter };
+module.exports = { ParallelLister, Segment, PAGE, pageInOrder, checkPage, acceptableStartAfter };

@@ -8,7 +8,7 @@ const { inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
 const { ItemChunk, chunkOf } = require('../stores/chunks');
-const { budgetNotice } = require('./parallel-lister');
+const { budgetNotice } = require('./request-gate');
 
 function isIncreasing(items) {
   for (let k = 1; k < items.length; k++) if (compareKeys(items[k - 1].Key, items[k].Key) >= 0) return false;
