@@ -96,12 +96,15 @@ async function deleteAll(store, doomed, tally, options, cmp) {
     batch = [];
     if (options.dryrun) { for (const r of b) { tally.add(r.size); if (options.onDelete) options.onDelete({ key: r.key, size: r.size, dryrun: true }); } return; }
     const errors = new Map((await store.deleteKeys(b.map((r) => r.key), cmp.signal)).map((e) => [e.key, e]));
+    // Every key the batch did delete is counted and reported before a failure stops the run.
+    let failed = null;
     for (const r of b) {
       const e = errors.get(r.key);
-      if (e) throw new Error(`delete of ${JSON.stringify(r.key)} failed: ${e.reason}`);
+      if (e) { failed = failed || { key: r.key, reason: e.reason }; continue; }
       tally.add(r.size);
       if (options.onDelete) options.onDelete({ key: r.key, size: r.size });
     }
+    if (failed) throw new Error(`delete of ${JSON.stringify(failed.key)} failed: ${failed.reason}${errors.size > 1 ? ` (and ${errors.size - 1} more in the same batch)` : ''}`);
   };
   for await (const r of doomed.read()) {
     batch.push(r);
