@@ -48,7 +48,10 @@ const OPTIONS = {
   largeCopyConcurrency: { default: 75, help: 'large objects copied at once' },
   partConcurrency: { default: 8, help: 'parts of one large object copied at once' },
   // Objects above this go part by part (measured: see the README's "copy threshold").
-  largeCopyThreshold: { default: '64MiB', help: 'objects above this are copied in parts' },
+  largeCopyThreshold: { default: '64MiB', help: 'multipart sources at or above this keep their part layout in a copy; uploads and downloads above it go in parts' },
+  // A multipart source below the threshold takes one CopyObject and gets an MD5 ETag, unless
+  // asked to keep its layout (4+ requests instead of 1: see the README's "Copy policy").
+  keepPartLayout: { default: false, help: 'copy every multipart source part by part in its own layout, so its ETag is kept' },
   partSize: {},
   maxQueueSize: { default: 10000, help: 'listed objects waiting for a copier before listing pauses' },
   dryrun: {}, journal: {}, resume: {},

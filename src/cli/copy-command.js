@@ -42,6 +42,7 @@ function concurrencyOptions(cmd) {
     .option('--part-concurrency <n>', help('partConcurrency'))
     .option('--large-copy-threshold <size>', help('largeCopyThreshold'))
     .option('--part-size <size>', 'part size (default: the source\'s own layout, else 64MiB, raised to fit 10,000 parts)')
+    .option('--keep-part-layout', help('keepPartLayout'))
     .option('--max-queue-size <n>', help('maxQueueSize'))
     .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz or ~/.local/state/s3blitz)')
     .option('--no-journal', 'keep no journal (the run cannot be resumed)')
@@ -50,7 +51,7 @@ function concurrencyOptions(cmd) {
 
 const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
   'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
-  'sseKmsKeyId', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize'];
+  'sseKmsKeyId', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize', 'keepPartLayout'];
 
 function copyLibraryOptions(source, target, opts) {
   const o = libraryOptions(source, opts);

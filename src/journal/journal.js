@@ -119,19 +119,30 @@ class Journal {
     this._write({ t: 'note', note });
   }
 
-  // Written through at once: a kill right after must not lose the UploadId.
+  // Written through with the next batch: a kill before that still leaves the key's
+  // 'creating' record, from which a resumed run finds and aborts the upload.
   upload(bucket, key, id) {
     this._write({ t: 'upload', bucket, key, id });
-    this.flush();
+    this._writeThrough().catch(() => {}); // a failed write fails the awaited 'creating' ones
   }
 
   closed(id) { this._write({ t: 'closed', id }); }
 
-  // Written through before CreateMultipartUpload: if the answer is lost to a kill, the
-  // resumed run still knows which key may have an upload open.
+  // Written through before CreateMultipartUpload (the caller awaits it): if the answer is
+  // lost to a kill, the resumed run still knows which key may have an upload open.
   creating(bucket, key) {
     this._write({ t: 'creating', bucket, key });
-    this.flush();
+    return this._writeThrough();
+  }
+
+  // One write for every record asked to be written through at the same moment: hundreds of
+  // copies starting together share a system call instead of making one each.
+  _writeThrough() {
+    this.through ??= new Promise((resolve, reject) => setImmediate(() => {
+      this.through = null;
+      try { this.flush(); resolve(); } catch (err) { reject(err); }
+    }));
+    return this.through;
   }
 
   settled(key) { this._write({ t: 'settled', key }); }

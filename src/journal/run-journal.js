@@ -61,7 +61,7 @@ class RunJournal {
 
   creating(bucket, key) {
     this.creatingKeys.add(key);
-    this.journal.creating(bucket, key);
+    return this.journal.creating(bucket, key);
   }
 
   upload(bucket, key, id) {

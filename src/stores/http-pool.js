@@ -1,6 +1,7 @@
 'use strict';
-// A lean HTTP/1.1 client for the hot requests (list pages, CopyObject): bodiless requests
-// on kept-alive sockets, each answer read whole. Node's http module makes a ClientRequest,
+// A lean HTTP/1.1 client for the hot requests (list pages, copies, heads, small objects):
+// requests with at most a small body, on kept-alive sockets, each answer read whole.
+// Node's http module makes a ClientRequest,
 // an IncomingMessage, a parser and a dozen listeners per request; at thousands of requests
 // a second that machinery and its garbage cost more CPU than the requests themselves. Here
 // a socket keeps one set of listeners for life and a request is one small object.
@@ -41,10 +42,14 @@ function parseHead(text) {
 
 // One request on one socket, and the reading of its answer.
 class Call {
-  constructor(pool, origin, head, resolve, reject) {
+  constructor(pool, origin, head, resolve, reject, o = {}) {
     this.pool = pool;
     this.origin = origin;
     this.head = head;
+    this.payload = o.body || null; // the request's body
+    this.full = Boolean(o.full); // resolve {status, head, body} for any 2xx, not the body of a 200
+    this.bodiless = o.method === 'HEAD';
+    this.headText = '';
     this.resolve = resolve;
     this.reject = reject;
     this.socket = null;
@@ -81,7 +86,12 @@ class Call {
     this.reused = reused;
     this.started = Date.now();
     socket.call = this;
-    socket.write(this.head, 'latin1');
+    if (this.payload) {
+      socket.cork();
+      socket.write(this.head, 'latin1');
+      socket.write(this.payload);
+      socket.uncork();
+    } else socket.write(this.head, 'latin1');
   }
 
   onData(buf) {
@@ -96,10 +106,13 @@ class Call {
           else this.pending = data;
           return;
         }
-        const head = parseHead(data.toString('latin1', 0, end + 2));
+        const text = data.toString('latin1', 0, end + 2);
+        const head = parseHead(text);
         if (!head) { this._fail(new FallBack('not an HTTP/1.1 answer')); return; }
         data = data.subarray(end + 4);
         if (head.status >= 200) {
+          if (this.bodiless) head.length = 0; // a HEAD's Content-Length is the object's
+          if (this.full) this.headText = text;
           this._begin(head);
           break;
         }
@@ -164,9 +177,10 @@ class Call {
   _complete(extra = false) {
     this.done = true;
     this.pool._release(this, this.socket, this.keepAlive && !extra);
-    if (this.status !== 200) { this.reject(new FallBack(`HTTP ${this.status}`, this.status)); return; }
-    if (this.body) { this.resolve(this.body); return; }
-    this.resolve(this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks));
+    const ok = this.full ? this.status >= 200 && this.status < 300 : this.status === 200;
+    if (!ok) { this.reject(new FallBack(`HTTP ${this.status}`, this.status)); return; }
+    const body = this.body || (this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks));
+    this.resolve(this.full ? { status: this.status, head: this.headText, body } : body);
   }
 
   // The socket closed: an answer that runs until close ends here; anything else failed.
@@ -183,7 +197,7 @@ class Call {
     // A kept-alive socket the server had already closed: send it once more on a new one.
     if (this.reused && this.received === 0 && !this.final && !this.pool.destroyed) {
       this.pool._release(this, socket, false);
-      const again = new Call(this.pool, this.origin, this.head, this.resolve, this.reject);
+      const again = new Call(this.pool, this.origin, this.head, this.resolve, this.reject, { body: this.payload, full: this.full, method: this.bodiless ? 'HEAD' : '' });
       again.fresh = true;
       this.retry = again;
       this.pool._retry(again, this);
@@ -224,12 +238,13 @@ class HttpPool {
   }
 
   /**
-   * A bodiless request: resolves to the body of a 200 as a Buffer; anything else (another
-   * status, a network failure, a timeout) rejects with FallBack.
-   * @param request {secure, options: {hostname, port, method, path, headers}}
+   * One request: resolves to the body of a 200 as a Buffer (with full: {status, head, body}
+   * for any 2xx, head the answer's header text); anything else (another status, a network
+   * failure, a timeout) rejects with FallBack.
+   * @param request {secure, options: {hostname, port, method, path, headers}, body?: Buffer, full?: boolean}
    * @param track   (call) => void: call.destroy(reason) ends it
    */
-  fetch({ secure, options: o }, track) {
+  fetch({ secure, options: o, body, full }, track) {
     return new Promise((resolve, reject) => {
       let head = `${o.method} ${o.path} HTTP/1.1\r\n`;
       for (const name in o.headers) {
@@ -241,7 +256,7 @@ class HttpPool {
       const key = `${secure ? 's' : ''}${o.hostname}:${o.port}`;
       let origin = this.origins.get(key);
       if (!origin) this.origins.set(key, origin = new Origin(key, secure, o.hostname, Number(o.port)));
-      const call = new Call(this, origin, head, resolve, reject);
+      const call = new Call(this, origin, head, resolve, reject, { body, full, method: o.method });
       if (track) track(call);
       this._dispatch(call);
     });
@@ -336,4 +351,22 @@ class HttpPool {
   }
 }
 
-module.exports = { HttpPool, FallBack, parseHead, poolSize };
+// An answer's header text as {lowercase name: value} (repeated names joined with ", ").
+function headerMap(text) {
+  const out = {};
+  let at = text.indexOf('\r\n');
+  while (at >= 0 && at < text.length - 2) {
+    const end = text.indexOf('\r\n', at + 2);
+    const line = text.slice(at + 2, end < 0 ? text.length : end);
+    const colon = line.indexOf(':');
+    if (colon > 0) {
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      out[name] = name in out ? `${out[name]}, ${value}` : value;
+    }
+    at = end;
+  }
+  return out;
+}
+
+module.exports = { HttpPool, FallBack, parseHead, poolSize, headerMap };

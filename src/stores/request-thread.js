@@ -1,30 +1,37 @@
 'use strict';
 // The main thread's side of the request thread: a worker that sends the lean path's signed
-// requests (list pages, CopyObject) and parses list pages. At full speed the main thread
-// saturates one core with HTTP work, socket writes and parsing; this moves them to the
-// second core. Pages come back as columns (list-parser), other answers as text.
+// requests (list pages, copies, heads, small objects) and parses list pages. At full speed
+// the main thread saturates one core with HTTP work, socket writes and parsing; this moves
+// them to the second core. Pages come back as columns (list-parser), other answers as text
+// or as {status, head, body}.
 const path = require('path');
 const { Worker } = require('worker_threads');
 const { FallBack } = require('./http-pool');
 const { pageFromColumns, PageError } = require('./list-parser');
 
 // A request as one flat array of strings and numbers, the cheapest shape to clone across
-// threads: [id, op, secure, hostname, port, method, path, name, value, ...]. A bare number
-// sent to the thread is the id of a request to cancel.
-function flatRequest(id, op, { secure, options: o }) {
-  const m = [id, op, secure ? 1 : 0, o.hostname, o.port, o.method, o.path];
+// threads: [id, op, secure, hostname, port, method, path, body or null, name, value, ...].
+// A bare number sent to the thread is the id of a request to cancel.
+function flatRequest(id, op, { secure, options: o, body }) {
+  const m = [id, op, secure ? 1 : 0, o.hostname, o.port, o.method, o.path, body || null];
   for (const name in o.headers) m.push(name, o.headers[name]);
   return m;
 }
 
 function unflatRequest(m) {
   const headers = {};
-  for (let i = 7; i < m.length; i += 2) headers[m[i]] = m[i + 1];
+  for (let i = 8; i < m.length; i += 2) headers[m[i]] = m[i + 1];
   const secure = m[2] === 1;
-  return {
-    id: m[0], op: m[1],
-    request: { secure, options: { hostname: m[3], port: m[4], method: m[5], path: m[6], headers } },
-  };
+  const request = { secure, options: { hostname: m[3], port: m[4], method: m[5], path: m[6], headers } };
+  if (m[7]) request.body = Buffer.from(m[7].buffer, m[7].byteOffset, m[7].byteLength);
+  if (m[1] === 'full') request.full = true;
+  return { id: m[0], op: m[1], request };
+}
+
+// A buffer that owns its whole memory can move to the other thread instead of being copied;
+// one that shares Node's pool or a socket's chunk is copied.
+function movable(buf) {
+  return buf && buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? [buf.buffer] : undefined;
 }
 
 class RequestThread {
@@ -52,6 +59,10 @@ class RequestThread {
 
   /** The same request, answered with its body as text. */
   send(request, signal) { return this._post('send', request, signal); }
+
+  /** Any request: {status, head, body} for a 2xx. A request body is copied, not moved: the
+   * caller keeps it for the SDK path should this one fall back. */
+  full(request, signal) { return this._post('full', request, signal); }
 
   _post(op, request, signal) {
     if (this.failed) return Promise.reject(new FallBack(this.failed.message));
@@ -85,6 +96,7 @@ class RequestThread {
     if (!p) return; // aborted meanwhile
     this._settle(m.id);
     if (m.text !== undefined) p.resolve(m.text);
+    else if (m.head !== undefined) p.resolve({ status: m.status, head: m.head, body: Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength) });
     else if (m.page) {
       this.pages++;
       try { p.resolve(pageFromColumns(m.page)); } catch (err) { p.reject(err); }
@@ -105,4 +117,4 @@ class RequestThread {
   }
 }
 
-module.exports = { RequestThread, flatRequest, unflatRequest };
+module.exports = { RequestThread, flatRequest, unflatRequest, movable };

@@ -1,12 +1,12 @@
 'use strict';
 // The request thread's side: sends the signed requests it is given; list pages are parsed
-// here into columns, other answers go back as text.
+// here into columns, other answers go back as text or as {status, head, body}.
 const { parentPort, workerData } = require('worker_threads');
 const v8 = require('v8');
 const vm = require('vm');
 const { HttpPool, FallBack } = require('./http-pool');
 const { parseListColumns, PageError } = require('./list-parser');
-const { unflatRequest } = require('./request-thread');
+const { unflatRequest, movable } = require('./request-thread');
 
 let pool = null;
 
@@ -28,6 +28,12 @@ function start(msg) {
     .finally(() => inflight.delete(m.id))
     .then((buf) => {
       if (m.op === 'send') { reply([m.id, buf.toString('utf8')]); return; }
+      if (m.op === 'full') {
+        const body = movable(buf.body) ? buf.body : new Uint8Array(buf.body); // an exact copy can move
+        reply({ id: m.id, status: buf.status, head: buf.head, body }, movable(body));
+        if ((received += body.length) > COLLECT_EVERY) { received = 0; collect(); }
+        return;
+      }
       const page = parseListColumns(buf);
       const c = page.columns;
       reply({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);

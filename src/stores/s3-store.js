@@ -17,6 +17,7 @@ const { DEFAULTS } = require('../options');
 const ABORT_ATTEMPTS = 3;
 const ABORT_TIMEOUT_MS = 30000;
 const { LeanRequests, FallBack } = require('./lean-requests');
+const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
 
 // The SDK has decoded XML entities already; %-escapes only where the answer says so.
@@ -58,6 +59,7 @@ class S3Store {
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
+    this.leanObjects = this.lean && new LeanObjects(this.lean);
   }
 
   // Sees every attempt, inside the SDK's retries, to count throttling and tell listeners.
@@ -169,14 +171,36 @@ class S3Store {
     return this.client.send(new Command({ Bucket: this.bucket, RequestPayer: this.requestPayer, ...params }), signal ? { abortSignal: signal } : undefined);
   }
 
-  headObject(params, signal) { return this._send(HeadObjectCommand, params, signal); }
+  // The lean path's answer where it has one (see lean-objects.js), else the SDK's.
+  async _leanOr(method, Command, params, signal) {
+    if (this.leanObjects && !params.Bucket) {
+      try {
+        return await this.leanObjects[method]({ RequestPayer: this.requestPayer, ...params }, signal);
+      } catch (err) {
+        this._fellBack(err);
+      }
+    }
+    return this._send(Command, params, signal);
+  }
+
+  headObject(params, signal) { return this._leanOr('headObject', HeadObjectCommand, params, signal); }
   getObject(params, signal) { return this._send(GetObjectCommand, params, signal); }
+  // A small object's bytes as one Buffer (Body), with GetObject's other output fields.
+  async getSmallObject(params, signal) {
+    const out = await this._leanOr('getObject', GetObjectCommand, params, signal);
+    if (Buffer.isBuffer(out.Body)) return out;
+    return { ...out, Body: Buffer.from(await out.Body.transformToByteArray()) };
+  }
   getObjectTagging(params, signal) { return this._send(GetObjectTaggingCommand, params, signal); }
-  putObject(params, signal) { return this._send(PutObjectCommand, params, signal); }
-  createMultipartUpload(params, signal) { return this._send(CreateMultipartUploadCommand, params, signal); }
+  putObject(params, signal) {
+    // Only a buffered body with its MD5 takes the lean path; streams go to the SDK.
+    if (!Buffer.isBuffer(params.Body) || !params.ContentMD5) return this._send(PutObjectCommand, params, signal);
+    return this._leanOr('putObject', PutObjectCommand, params, signal);
+  }
+  createMultipartUpload(params, signal) { return this._leanOr('createMultipartUpload', CreateMultipartUploadCommand, params, signal); }
   uploadPart(params, signal) { return this._send(UploadPartCommand, params, signal); }
-  uploadPartCopy(params, signal) { return this._send(UploadPartCopyCommand, params, signal); }
-  completeMultipartUpload(params, signal) { return this._send(CompleteMultipartUploadCommand, params, signal); }
+  uploadPartCopy(params, signal) { return this._leanOr('uploadPartCopy', UploadPartCopyCommand, params, signal); }
+  completeMultipartUpload(params, signal) { return this._leanOr('completeMultipartUpload', CompleteMultipartUploadCommand, params, signal); }
   listMultipartUploads(params, signal) { return this._send(ListMultipartUploadsCommand, params, signal); }
 
   // CopyObject: the lean path (one signed PUT, no SDK middleware) unless the headers are

@@ -37,10 +37,6 @@ class Signer {
     return k;
   }
 
-  /**
-   * Signs a request without a body. query: [[name, value], ...] (unencoded).
-   * Returns {path (with encoded query), headers}.
-   */
   // The x-amz-date of a moment, remembered for the current second.
   _amzDate(now) {
     const sec = Math.floor(now.getTime() / 1000);
@@ -51,10 +47,15 @@ class Signer {
     return this.amzDate;
   }
 
-  sign({ method = 'GET', host, path, query = [], headers = {}, credentials, region, now = new Date() }) {
+  /**
+   * Signs a request. query: [[name, value], ...] (unencoded). Returns {path (with encoded
+   * query), headers}.
+   */
+  // payloadHash: the body's SHA-256 in hex, or UNSIGNED-PAYLOAD; bodiless requests by default.
+  sign({ method = 'GET', host, path, query = [], headers = {}, credentials, region, now = new Date(), payloadHash = EMPTY_SHA256 }) {
     const amzDate = this._amzDate(now);
     const date = amzDate.slice(0, 8);
-    const lower = { host, 'x-amz-content-sha256': EMPTY_SHA256, 'x-amz-date': amzDate };
+    const lower = { host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate };
     for (const k in headers) lower[k.toLowerCase()] = String(headers[k]).trim();
     if (credentials.sessionToken) lower['x-amz-security-token'] = credentials.sessionToken;
     const names = Object.keys(lower).sort();
@@ -68,7 +69,7 @@ class Signer {
     const signedHeaders = names.join(';');
     let canonicalHeaders = '';
     for (const n of names) canonicalHeaders += `${n}:${lower[n]}\n`;
-    const canonical = `${method}\n${canonicalPath}\n${canonicalQuery}\n${canonicalHeaders}\n${signedHeaders}\n${EMPTY_SHA256}`;
+    const canonical = `${method}\n${canonicalPath}\n${canonicalQuery}\n${canonicalHeaders}\n${signedHeaders}\n${payloadHash}`;
     const scope = `${date}/${region}/${this.service}/aws4_request`;
     const toSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${sha256Hex(canonical)}`;
     const signature = crypto.createHmac('sha256', this._signingKey(credentials.secretAccessKey, date, region)).update(toSign, 'utf8').digest('hex');
@@ -78,4 +79,4 @@ class Signer {
   }
 }
 
-module.exports = { Signer, uriEncode, EMPTY_SHA256 };
+module.exports = { Signer, uriEncode, sha256Hex, EMPTY_SHA256 };

@@ -30,6 +30,7 @@ function copyOptions(options) {
     maxQueueSize: positiveInt(options.maxQueueSize ?? DEFAULTS.maxQueueSize, '--max-queue-size'),
     largeCopyThreshold: parseSize(options.largeCopyThreshold ?? DEFAULTS.largeCopyThreshold, '--large-copy-threshold'),
     partSize: parseSize(options.partSize, '--part-size'),
+    keepPartLayout: Boolean(options.keepPartLayout ?? DEFAULTS.keepPartLayout),
   };
   if (o.partSize !== undefined && (o.partSize < MIN_PART || o.partSize > MAX_PART)) throw new UsageError('--part-size must be between 5MiB and 5GiB');
   return o;
@@ -123,7 +124,7 @@ class Copier {
   async copyOne(item, targetKey) {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
-      largeCopyThreshold: this.co.largeCopyThreshold, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
+      largeCopyThreshold: this.co.largeCopyThreshold, keepPartLayout: this.co.keepPartLayout, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
       notice: this.notice,
     };
     for (let attempt = 0; ; attempt++) {

@@ -22,7 +22,7 @@ async function multipartUpload(job, size, params, readPart, beforeComplete) {
   const RequestPayer = params.RequestPayer;
   stats.count('POST');
   // Never cut short: an upload the server created but we never heard of would be orphaned.
-  if (job.onCreating) job.onCreating(key);
+  if (job.onCreating) await job.onCreating(key);
   const { UploadId } = await dst.createMultipartUpload({ ...params, Key: key });
   if (job.onUpload) job.onUpload(key, UploadId);
   try {

@@ -1,6 +1,6 @@
 'use strict';
-// Server-side copies within one endpoint: CopyObject for small objects, parallel
-// UploadPartCopy for large ones. Every request names the ETag seen in the listing
+// Server-side copies within one endpoint: CopyObject, or parallel UploadPartCopy where the
+// source's part layout is to be kept or CopyObject cannot reach (see serverCopy). Every request names the ETag seen in the listing
 // (x-amz-copy-source-if-match), so two versions of an object are never mixed.
 const pLimit = require('p-limit');
 const { copySource } = require('./copy-source');
@@ -35,14 +35,17 @@ async function headMultipartSource(job) {
     // moto answers a part HEAD without If-Match; what it says is checked by sourceLayout.
     const part = status === 412 ? await headSource(job, 1, false).catch(() => null) : null;
     if (!part && job.notice) {
-      job.notice(`the source server answers HeadObject with partNumber=1 with HTTP ${status}: multipart objects are copied in parts of s3blitz's own size, so their copies get other ETags than their sources`);
+      job.notice(`the source server answers HeadObject with partNumber=1 with HTTP ${status}: its multipart objects cannot keep their part layout, so their copies get other ETags than their sources`);
     }
     return { head, part };
   }
 }
 
-async function sourceTagging(job) {
+// The source's tags as a Tagging parameter. HeadObject says how many there are (S3 sends no
+// count for an untagged object), which spares the usual untagged object a request.
+async function sourceTagging(job, head) {
   if (job.w.Tagging !== undefined) return job.w.Tagging;
+  if (!head.TagCount) return undefined;
   const { src, item, stats, signal } = job;
   try {
     stats.count('GET');
@@ -78,10 +81,12 @@ async function copySmall(job) {
 }
 
 // The source's own part layout, when it can be reproduced: equal parts but the last,
-// each within S3's limits. Reusing it makes the copy's ETag equal the source's.
+// each within S3's limits (a lone part may be smaller: it is the last). Reusing it makes
+// the copy's ETag equal the source's.
 function sourceLayout(item, head1) {
   const parts = head1.PartsCount || multipartCount(item.ETag);
   const first = head1.ContentLength;
+  if (parts === 1 && first === item.Size) return item.Size;
   if (!parts || parts < 2 || !first || first < MIN_PART || first > MAX_PART) return null;
   if (Math.ceil(item.Size / first) !== parts) return null;
   return first;
@@ -93,11 +98,13 @@ async function copyMultipart(job) {
   // HEAD with partNumber=1 gives the part count and first part's size along with the headers.
   const { head, part } = mp ? await headMultipartSource(job) : { head: await headSource(job), part: null };
   const layout = !job.partSize && part ? sourceLayout(item, part) : null;
+  // A layout that cannot be learnt cannot be kept: one CopyObject is then the cheapest copy.
+  if (mp && !layout && !job.partSize && item.Size <= MAX_SINGLE_COPY) return copySmall(job);
   const partSize = layout || choosePartSize(item.Size, job.partSize);
-  const tagging = await sourceTagging(job);
+  const tagging = await sourceTagging(job, head);
   const headers = mergedHeaders(head, w);
   // Never cut short: an upload the server created but we never heard of would be orphaned.
-  if (job.onCreating) job.onCreating(key);
+  if (job.onCreating) await job.onCreating(key);
   stats.count('POST');
   const created = await dst.createMultipartUpload({ Key: key, ...headers, ...commonWriteParams(w, item.StorageClass), Tagging: tagging });
   const uploadId = created.UploadId;
@@ -129,12 +136,19 @@ async function copyMultipart(job) {
   }
 }
 
-// Small objects in one CopyObject; large ones (and every multipart source, so its part
-// layout and ETag are kept, and everything over CopyObject's 5 GiB) part by part.
-function serverCopy(job) {
-  const { item, largeCopyThreshold } = job;
-  const multipart = item.Size > MAX_SINGLE_COPY || (item.Size > 0 && (item.Size > largeCopyThreshold || multipartCount(item.ETag) > 0));
-  return multipart ? copyMultipart(job) : copySmall(job);
+// The cheapest copy that keeps the ETag (README, "Copy policy"): one CopyObject for every
+// single-part source up to CopyObject's 5 GiB (its MD5 ETag stays, whatever its size);
+// parts in the source's own layout for a multipart source at or above the threshold (or
+// any, with keepPartLayout), so its "-N" ETag stays; parts for everything over 5 GiB. A
+// multipart source below the threshold takes one CopyObject and gets an MD5 ETag.
+function keepsLayout(item, job) {
+  if (item.Size > MAX_SINGLE_COPY) return true;
+  if (item.Size === 0 || !multipartCount(item.ETag)) return false;
+  return job.keepPartLayout || item.Size >= job.largeCopyThreshold;
 }
 
-module.exports = { serverCopy, copySmall, copyMultipart, sourceLayout, NO_PART_HEAD };
+function serverCopy(job) {
+  return keepsLayout(job.item, job) ? copyMultipart(job) : copySmall(job);
+}
+
+module.exports = { serverCopy, copySmall, copyMultipart, sourceLayout, keepsLayout, NO_PART_HEAD };

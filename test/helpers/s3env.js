@@ -8,6 +8,7 @@ const crypto = require('crypto');
 const { spawn } = require('child_process');
 const {
   S3Client, CreateBucketCommand, PutObjectCommand, ListObjectsV2Command,
+  CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand,
 } = require('@aws-sdk/client-s3');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -123,6 +124,22 @@ async function putObjects(bucket, keysOrItems, { concurrency = 32 } = {}) {
   return items.map((i) => i.key);
 }
 
+/**
+ * Uploads one object in parts, so its ETag has a "-N" suffix. parts: Buffers, or sizes
+ * (each part then filled with its own byte). Returns the object's ETag.
+ */
+async function putMultipart(bucket, key, parts, { client = s3client(), params = {} } = {}) {
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...params }));
+  const done = [];
+  for (let i = 0; i < parts.length; i++) {
+    const Body = Buffer.isBuffer(parts[i]) ? parts[i] : Buffer.alloc(parts[i], 97 + (i % 26));
+    const out = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: i + 1, Body }));
+    done.push({ PartNumber: i + 1, ETag: out.ETag });
+  }
+  const out = await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: done } }));
+  return out.ETag;
+}
+
 // EncodingType=url is mandatory for adversarial keys: XML 1.0 cannot carry
 // most control characters, and MinIO then replaces them (and U+FFFE/U+FFFF)
 // with U+FFFD in plain listings. In S3's url-encoding '+' is a space.
@@ -183,6 +200,6 @@ function libOptions() {
 }
 
 module.exports = {
-  REPO_ROOT, connection, libOptions, testEnv, s3client, uniqueBucket, createBucket, putObjects,
+  REPO_ROOT, connection, libOptions, testEnv, s3client, uniqueBucket, createBucket, putObjects, putMultipart,
   sequentialList, decodeS3Key, runCli,
 };

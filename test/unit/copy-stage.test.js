@@ -85,7 +85,7 @@ test('classifyError', () => {
   expect(classifyError(s3err('InternalError', 500))).toMatchObject({ status: 'failed', reason: expect.stringMatching(/InternalError/) });
 });
 
-describe('servers that cannot answer HeadObject partNumber=1', () => {
+describe('servers that cannot answer HeadObject partNumber=1 (a multipart source asked to keep its layout)', () => {
   const { CreateMultipartUploadCommand, UploadPartCopyCommand, CompleteMultipartUploadCommand, GetObjectTaggingCommand } = require('@aws-sdk/client-s3');
   const MiB = 1024 * 1024;
   const mp = item('big', '"abc-3"', 12 * MiB); // 5 + 5 + 2 MiB, uploaded in parts
@@ -99,15 +99,27 @@ describe('servers that cannot answer HeadObject partNumber=1', () => {
   });
   const ranges = () => s3.commandCalls(UploadPartCopyCommand).map((c) => c.args[0].input.CopySourceRange);
 
-  test.each([[501, 'NotImplemented'], [400, 'InvalidArgument']])('HTTP %i: a plain HEAD, parts of its own size, and one notice', async (status, code) => {
+  test.each([[501, 'NotImplemented'], [400, 'InvalidArgument']])('HTTP %i: a layout that cannot be learnt cannot be kept, so one CopyObject, and one notice', async (status, code) => {
     s3.on(HeadObjectCommand).callsFake((input) => { if (partHead(input)) throw s3err(code, status); return { ETag: '"abc-3"', ContentLength: 12 * MiB, ContentType: 'text/x' }; });
+    s3.on(CopyObjectCommand).resolves({ CopyObjectResult: { ETag: '"md5"' } });
     const logs = [];
-    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: (m) => logs.push(m) });
+    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, keepPartLayout: true, log: (m) => logs.push(m) });
     expect(r.copied.objects).toBe(1);
-    expect(ranges()).toEqual([`bytes=0-${12 * MiB - 1}`]); // one 64 MiB part holds it
+    expect(ranges()).toEqual([]);
+    expect(s3.commandCalls(CreateMultipartUploadCommand)).toHaveLength(0);
+    expect(s3.commandCalls(CopyObjectCommand).map((c) => c.args[0].input.CopySourceIfMatch)).toEqual(['"abc-3"']);
     expect(s3.commandCalls(HeadObjectCommand).map((c) => [c.args[0].input.PartNumber, c.args[0].input.IfMatch])).toEqual([[1, '"abc-3"'], [undefined, '"abc-3"']]);
+    expect(logs).toEqual([`the source server answers HeadObject with partNumber=1 with HTTP ${status}: its multipart objects cannot keep their part layout, so their copies get other ETags than their sources`]);
+  });
+
+  test('a multipart source over 5 GiB on such a server still goes in parts of s3blitz\'s own size', async () => {
+    const huge = item('huge', '"abc-700"', 6 * 1024 * MiB);
+    s3.on(ListObjectsV2Command).resolves({ Contents: [huge], IsTruncated: false });
+    s3.on(HeadObjectCommand).callsFake((input) => { if (partHead(input)) throw s3err('NotImplemented', 501); return { ETag: '"abc-700"', ContentLength: huge.Size, ContentType: 'text/x' }; });
+    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: () => {} });
+    expect(r.copied.objects).toBe(1);
+    expect(ranges()).toHaveLength(Math.ceil(huge.Size / (64 * MiB)));
     expect(s3.commandCalls(CreateMultipartUploadCommand)[0].args[0].input.ContentType).toBe('text/x');
-    expect(logs).toEqual([`the source server answers HeadObject with partNumber=1 with HTTP ${status}: multipart objects are copied in parts of s3blitz's own size, so their copies get other ETags than their sources`]);
   });
 
   test('HTTP 412 on the part HEAD (moto checks If-Match against the part): unchanged, and the layout kept', async () => {
@@ -115,7 +127,7 @@ describe('servers that cannot answer HeadObject partNumber=1', () => {
       if (partHead(input) && input.IfMatch) throw s3err('PreconditionFailed', 412);
       return partHead(input) ? { ETag: '"part1"', ContentLength: 5 * MiB, PartsCount: 3 } : { ETag: '"abc-3"', ContentLength: 12 * MiB };
     });
-    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: () => {} });
+    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, keepPartLayout: true, log: () => {} });
     expect(r.copied.objects).toBe(1);
     expect(ranges()).toEqual([`bytes=0-${5 * MiB - 1}`, `bytes=${5 * MiB}-${10 * MiB - 1}`, `bytes=${10 * MiB}-${12 * MiB - 1}`]);
   });
@@ -123,7 +135,7 @@ describe('servers that cannot answer HeadObject partNumber=1', () => {
   test('HTTP 412 on the plain HEAD too: the object did change', async () => {
     // Every conditional HEAD fails: the object keeps changing under the copy.
     s3.on(HeadObjectCommand).callsFake((input) => { if (input.IfMatch) throw s3err('PreconditionFailed', 412); return { ETag: '"new-3"', ContentLength: 12 * MiB }; });
-    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, log: () => {} });
+    const r = await copy({ source: 's3://src-bucket', target: 's3://dst-bucket', ...creds, journal: false, keepPartLayout: true, log: () => {} });
     expect(r.copied.objects).toBe(0);
     expect(r.changed.objects).toBe(1);
     expect(s3.commandCalls(CreateMultipartUploadCommand)).toHaveLength(0);
