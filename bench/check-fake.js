@@ -10,11 +10,12 @@ const assert = require('node:assert');
 const crypto = require('node:crypto');
 const { Readable } = require('node:stream');
 const S = require('@aws-sdk/client-s3');
-const { startFakeS3, toExternalKey } = require('./fake-s3');
+const { startFakeS3, toExternalKey, bodyMatches } = require('./fake-s3');
 
 async function main() {
   const f = await startFakeS3({ listLatencyMs: 0, otherLatencyMs: 0 });
-  const c = new S.S3Client({ endpoint: f.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  // maxAttempts 1: a SlowDown is an answer to check here, not something to retry.
+  const c = new S.S3Client({ endpoint: f.endpoint, region: 'us-east-1', forcePathStyle: true, maxAttempts: 1, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
   const send = (Cmd, input) => c.send(new Cmd(input));
   try {
     f.seed('h', 'hierarchical', 10000);
@@ -109,6 +110,48 @@ async function main() {
     assert.equal(f.count('d2'), 2000);
     f.seed('h2', 'hierarchical', 2000);
     assert.equal(f.digest('d2').md5, f.digest('h2').md5, 'copies keep key, size and ETag');
+    // Seeded multipart sources: sizes from the key, "-1" ETags, part HEADs, and what a copy
+    // makes of them (CopyObject: an MD5; parts in the source's layout: the source's ETag).
+    f.seed('mp', 'random', 50, { minSize: 1024, maxSize: 65536, parts: 1 });
+    const mk = all('mp');
+    const sizes = new Set();
+    for (const key of mk.slice(0, 10)) {
+      const whole = await send(S.HeadObjectCommand, { Bucket: 'mp', Key: key });
+      assert.match(whole.ETag, /^"[0-9a-f]{32}-1"$/);
+      assert.ok(whole.ContentLength >= 1024 && whole.ContentLength <= 65536);
+      sizes.add(whole.ContentLength);
+      const part = await send(S.HeadObjectCommand, { Bucket: 'mp', Key: key, PartNumber: 1, IfMatch: whole.ETag });
+      assert.deepEqual([part.PartsCount, part.ContentLength, part.ETag], [1, whole.ContentLength, whole.ETag]);
+      const copied = await send(S.CopyObjectCommand, { Bucket: 'dst', Key: `c/${key}`, CopySource: `mp/${key}` });
+      assert.match(copied.CopyObjectResult.ETag, /^"[0-9a-f]{32}"$/, 'CopyObject of a multipart source: an MD5');
+      const up = await send(S.CreateMultipartUploadCommand, { Bucket: 'dst', Key: `k/${key}` });
+      const pc = await send(S.UploadPartCopyCommand, { Bucket: 'dst', Key: `k/${key}`, UploadId: up.UploadId, PartNumber: 1, CopySource: `mp/${key}`, CopySourceRange: `bytes=0-${whole.ContentLength - 1}` });
+      const kept = await send(S.CompleteMultipartUploadCommand, { Bucket: 'dst', Key: `k/${key}`, UploadId: up.UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: pc.CopyPartResult.ETag }] } });
+      assert.equal(kept.ETag, whole.ETag, 'parts copied in the source layout keep its ETag');
+    }
+    assert.ok(sizes.size > 1, 'sizes differ by key');
+    assert.equal((await send(S.HeadObjectCommand, { Bucket: 'dst', Key: 'mp', PartNumber: 2 })).ContentLength, 100);
+    assert.equal(f.digest('mp', { copied: true }).md5 !== f.digest('mp').md5, true);
+
+    // GET bodies are the same in every process (the benchmark checks downloads against them
+    // in another process): the pattern regenerated here, independently, must match a GET that
+    // crosses the pattern's period and chunk boundaries.
+    f.seed('pat', 'random', 1, { size: 300000, seed: 3 });
+    const pk0 = all('pat')[0];
+    const body = Buffer.from(await (await send(S.GetObjectCommand, { Bucket: 'pat', Key: pk0 })).Body.transformToByteArray());
+    const ref = Buffer.alloc(65521);
+    for (let i = 0, x = 0x2545f491; i < 65521; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; ref[i] = x & 0xff; }
+    for (let i = 0; i < body.length; i++) if (body[i] !== ref[(i + body.length) % 65521]) assert.fail(`GET body byte ${i} is not the pattern`);
+    assert.ok(bodyMatches(body, body.length, 0));
+
+    // Per-prefix write limits: a burst over the bucket's tokens is answered SlowDown, per prefix.
+    f.seed('pp', 'prefixes', 40, { prefixes: 2 });
+    await fetch(`${f.endpoint}/__limits?prefixRate=10&burst=5`, { method: 'POST' });
+    const pk = all('pp');
+    const res = await Promise.allSettled(pk.map((key) => send(S.CopyObjectCommand, { Bucket: 'dst', Key: `pp/${key}`, CopySource: `pp/${key}` })));
+    const slow = res.filter((r) => r.status === 'rejected');
+    assert.ok(slow.length >= 28 && slow.every((r) => r.reason.name === 'SlowDown'), `throttled ${slow.length} of 40`);
+    await fetch(`${f.endpoint}/__limits?prefixRate=0`, { method: 'POST' });
     console.log('fake-s3 checks passed', JSON.stringify(f.stats().requests));
   } finally {
     c.destroy();

@@ -18,8 +18,10 @@
 //             [--seed BUCKET:GENERATOR:COUNT[:SIZE]]... [--watch-stdin]
 //           prints {"endpoint":...,"port":...,"pid":...} as one line on stdout once ready.
 // Control:  GET /__stats, POST /__reset, POST /__bucket?name=, POST /__seed?bucket=&generator=
-//           &count=[&size=&prefix=&seed=...], GET /__count?bucket=, GET /__digest?bucket=,
-//           POST /__clear?bucket=, POST /__latency?list=&other=&jitter=&stallEvery=&stallMs=
+//           &count=[&size=|&minSize=&maxSize=][&parts=N][&prefix=&seed=...], GET /__count?bucket=
+//           (objects and bytes), GET /__digest?bucket=[&copied=1], POST /__clear?bucket=,
+//           POST /__latency?list=&other=&jitter=&stallEvery=&stallMs=,
+//           POST /__limits?prefixRate=&burst= (per-prefix write limit; 0 turns it off)
 //           (no latency, not counted)
 
 const http = require('node:http');
@@ -89,6 +91,12 @@ function writeKeyEtag(buf, o, s) {
 }
 const etagBuf = Buffer.alloc(32);
 const keyEtag = (s) => { writeKeyEtag(etagBuf, 0, s); return etagBuf.latin1Slice(0, 32); };
+// A key's 31-bit hash (FNV-1a), for per-key values such as seeded sizes.
+function keyHash(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 1);
+}
 
 // Growable byte buffer for list pages: writing pieces straight into a Buffer
 // is ~2x cheaper than building the XML as a string and encoding it.
@@ -196,7 +204,9 @@ const PATTERN = (() => {
   const b = Buffer.allocUnsafe(PERIOD + CHUNK);
   let x = 0x2545f491;
   for (let i = 0; i < PERIOD; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; b[i] = x & 0xff; }
-  b.copy(b, PERIOD, 0, CHUNK);
+  // Byte by byte: the tail is longer than the period, so a copy of [0, CHUNK) would read
+  // bytes not yet written (and every process would serve different ones there).
+  for (let i = PERIOD; i < b.length; i++) b[i] = b[i - PERIOD];
   return b;
 })();
 
@@ -219,6 +229,21 @@ class Bucket {
     this.pending = new Map(); // ikey -> [size, etag, mtime, cls]
     this.uploads = new Map(); // uploadId -> {ikey, initiated, cls, parts: Map}
     this.tags = new Map(); // ikey -> [[k, v], ...]
+    this.seedParts = 0; // seeded keys (no stored ETag) were uploaded in this many parts: ETag "<hash>-N"
+    this.layouts = new Map(); // ikey -> part sizes, for objects completed from parts
+  }
+
+  // A seeded key's ETag (none is stored for it).
+  seedEtag(k) { return this.seedParts ? `${keyEtag(k)}-${this.seedParts}` : keyEtag(k); }
+
+  // The part sizes of a multipart object (null for a single-part one).
+  partSizes(k, o) {
+    const stored = this.layouts.get(k);
+    if (stored) return stored;
+    const n = /-(\d+)$/.exec(o.etag);
+    if (!n || !o.seeded) return null;
+    const parts = +n[1], each = Math.ceil(o.size / parts) || 0;
+    return Array.from({ length: parts }, (_, i) => Math.max(0, Math.min(each, o.size - i * each)));
   }
 
   get count() { return this.keys.length - this.dead + this.pending.size; }
@@ -240,10 +265,12 @@ class Bucket {
     if (p) return { size: p[0], etag: p[1], mtime: p[2], cls: p[3] };
     const i = this.indexOf(k);
     if (i < 0) return null;
-    return { size: this.size[i], etag: this.etag[i] ?? keyEtag(k), mtime: this.mtime[i], cls: this.cls[i] };
+    const seeded = this.etag[i] === undefined;
+    return { size: this.size[i], etag: seeded ? this.seedEtag(k) : this.etag[i], mtime: this.mtime[i], cls: this.cls[i], seeded };
   }
 
-  put(k, size, etag, mtime, cls) {
+  put(k, size, etag, mtime, cls, layout = null) {
+    if (layout) this.layouts.set(k, layout); else this.layouts.delete(k);
     if (this.plain && !URL_SAFE.test(k)) this.plain = false;
     const i = this.lowerBound(k);
     if (i < this.keys.length && this.keys[i] === k) { // overwrite in place, revive tombstone
@@ -256,6 +283,7 @@ class Bucket {
 
   del(k) {
     this.tags.delete(k);
+    this.layouts.delete(k);
     if (this.pending.delete(k)) return true;
     const i = this.indexOf(k);
     if (i < 0) return false;
@@ -265,6 +293,7 @@ class Bucket {
 
   clear() {
     this.keys = []; this.etag = []; this.dead = 0; this.plain = true; this.pending.clear(); this.tags.clear();
+    this.seedParts = 0; this.layouts.clear();
     this.size = new Float64Array(0); this.mtime = new Float64Array(0); this.cls = new Uint8Array(0);
   }
 
@@ -429,6 +458,21 @@ const GENERATORS = {
     return sortUnique(out);
   },
 
+  // Objects spread over top-level prefixes p00/, p01/, ... (S3 throttles per prefix): hot is the
+  // share of all keys in p00/, the rest shared evenly by the others.
+  prefixes(count, { prefixes = 10, hot = 0 } = {}) {
+    const pw = Math.max(2, String(prefixes - 1).length), out = new Array(count);
+    const inHot = hot > 0 ? Math.round(count * hot) : Math.ceil(count / prefixes);
+    let n = 0;
+    for (let p = 0; p < prefixes && n < count; p++) {
+      const share = p === 0 ? inHot : Math.ceil((count - inHot) / Math.max(1, prefixes - 1));
+      const head = `p${String(p).padStart(pw, '0')}/`;
+      for (let i = 0; i < share && n < count; i++) out[n++] = `${head}d${String(i >> 10).padStart(4, '0')}/obj-${String(i).padStart(7, '0')}`;
+    }
+    out.length = n;
+    return out; // emitted in order
+  },
+
   // One of bench/layouts.js's key layouts (?layout=NAME&seed=N): the lister's range of shapes.
   layout(count, { layout, seed = 1 } = {}) {
     const { LAYOUTS } = require('./layouts');
@@ -487,6 +531,27 @@ function readText(req, limit = 8 << 20) {
   });
 }
 
+// What S3 makes of a copied object's ETag: a single-part ETag is the MD5 of the bytes and
+// stays; a multipart one is not, so the copy gets an MD5 (here derived from the source ETag,
+// the same for every copy of the same bytes).
+function contentEtag(etag) {
+  return /-\d+$/.test(etag) ? crypto.createHash('md5').update(`content:${etag}`).digest('hex') : etag;
+}
+
+// Parts copied from one multipart source in its own part layout make the source's ETag again
+// (their MD5s are the source's part MD5s), as on S3.
+function sameLayout(parts) {
+  const f = parts[0] && parts[0].from;
+  if (!f || !f.sizes || f.sizes.length !== parts.length) return false;
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i].from;
+    if (!p || p.etag !== f.etag || p.start !== at || p.end !== at + f.sizes[i] - 1) return false;
+    at += f.sizes[i];
+  }
+  return true;
+}
+
 class S3Error extends Error {
   constructor(status, code, message, extra = {}) { super(message); this.status = status; this.code = code; this.extra = extra; }
 }
@@ -527,6 +592,33 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     return lat.jitter ? Math.max(0, lat.list + ((jitterRand() / 2 ** 32) * 2 - 1) * lat.jitter) : lat.list;
   };
 
+  // S3's per-prefix request limits (about 3,500 PUT/COPY/POST/DELETE a second for each
+  // prefix), scaled: a token bucket per bucket and first key segment, refilled at
+  // limits.prefixRate a second up to limits.burst; a write over it answers 503 SlowDown.
+  // Accepted and throttled writes are counted per second for the benchmark's ramp.
+  const limits = { prefixRate: 0, burst: 0 };
+  let buckets_ = new Map(), writeSeconds = [], throttledSeconds = [];
+  const WRITE_OPS = new Set(['PutObject', 'CopyObject', 'UploadPart', 'UploadPartCopy', 'CreateMultipartUpload', 'CompleteMultipartUpload',
+    'AbortMultipartUpload', 'DeleteObject', 'PutObjectTagging', 'DeleteObjectTagging']);
+  function admitWrite(bucket, key) {
+    const sec = Math.floor(Number(process.hrtime.bigint() - t0) / 1e9);
+    if (limits.prefixRate > 0) {
+      const slash = key.indexOf('/');
+      const id = `${bucket}/${slash < 0 ? key : key.slice(0, slash + 1)}`;
+      const now = Date.now();
+      let tb = buckets_.get(id);
+      if (!tb) buckets_.set(id, tb = { tokens: limits.burst, at: now });
+      tb.tokens = Math.min(limits.burst, tb.tokens + ((now - tb.at) / 1000) * limits.prefixRate);
+      tb.at = now;
+      if (tb.tokens < 1) {
+        throttledSeconds[sec] = (throttledSeconds[sec] || 0) + 1;
+        throw new S3Error(503, 'SlowDown', 'Please reduce your request rate.');
+      }
+      tb.tokens -= 1;
+    }
+    writeSeconds[sec] = (writeSeconds[sec] || 0) + 1;
+  }
+
   const addBucket = (name) => { if (!buckets.has(name)) buckets.set(name, new Bucket(name)); return buckets.get(name); };
   const bucketOf = (name) => { const b = buckets.get(name); if (!b) throw noBucket(name); return b; };
 
@@ -537,30 +629,48 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     const keys = gen(count, opts);
     const size = opts.size ?? 1024, mtime = opts.lastModified ?? SEED_TIME;
     const cls = Math.max(0, CLASSES.indexOf(opts.storageClass || 'STANDARD'));
-    const rec = [size, undefined, mtime, cls];
+    // minSize..maxSize: each key's size drawn from its hash (the same keys, the same sizes).
+    const spread = opts.maxSize != null ? opts.maxSize - (opts.minSize ?? 0) + 1 : 0;
+    const sizeOf = spread > 0 ? (k) => (opts.minSize ?? 0) + (keyHash(k) % spread) : () => size;
+    // parts=N: the keys were uploaded in N parts (ETag "<hash>-N"); a bucket holds one such kind.
+    if (opts.parts) b.seedParts = opts.parts;
     // hierarchical and random keys are [a-z0-9/.-] plus the prefix
     if (generatorName === 'unicode' || generatorName === 'layout' || !URL_SAFE.test(opts.prefix || '')) b.plain = false;
     b.flush();
     if (b.keys.length === 0) { // fast path: adopt the sorted array as is
       const n = keys.length;
       b.keys = keys; b.etag = new Array(n);
-      b.size = new Float64Array(n).fill(size); b.mtime = new Float64Array(n).fill(mtime); b.cls = new Uint8Array(n).fill(cls);
+      b.size = new Float64Array(n); b.mtime = new Float64Array(n).fill(mtime); b.cls = new Uint8Array(n).fill(cls);
+      if (spread > 0) for (let i = 0; i < n; i++) b.size[i] = sizeOf(keys[i]); else b.size.fill(size);
     } else {
-      b.merge(keys, () => rec);
+      b.merge(keys, (j) => [sizeOf(keys[j]), undefined, mtime, cls]);
     }
+    // md5=1: ETags that are the MD5 of the bytes a GET returns, for clients that check them.
+    if (opts.md5) for (const k of keys) { const i = b.indexOf(k); b.etag[i] = bodyMd5(b.size[i]); }
     return keys.length;
   }
 
   // Order-sensitive md5 over (key, size, etag) of every object: equal digests
   // mean a copy reproduced the source exactly (LastModified is excluded).
-  function digest(name) {
+  // copied: the digest a CopyObject copy of the bucket would have (multipart ETags become MD5s).
+  function digest(name, { copied = false } = {}) {
     const b = bucketOf(name);
     b.flush();
     const h = crypto.createHash('md5');
     for (let i = 0; i < b.keys.length; i++) {
-      if (b.size[i] >= 0) h.update(`${toExt(b.keys[i])}\0${b.size[i]}\0${b.etag[i] ?? keyEtag(b.keys[i])}\n`);
+      if (b.size[i] < 0) continue;
+      const etag = b.etag[i] ?? b.seedEtag(b.keys[i]);
+      h.update(`${toExt(b.keys[i])}\0${b.size[i]}\0${copied ? contentEtag(etag) : etag}\n`);
     }
     return { count: b.count, md5: h.digest('hex') };
+  }
+
+  function bytesOf(name) {
+    const b = bucketOf(name);
+    b.flush();
+    let n = 0;
+    for (let i = 0; i < b.keys.length; i++) if (b.size[i] > 0) n += b.size[i];
+    return n;
   }
 
   function cpuUsage() {
@@ -574,6 +684,9 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       latency: { listMs: lat.list, otherMs: lat.other },
       buckets: Object.fromEntries([...buckets].map(([n, b]) => [n, b.count])),
       rssBytes: process.memoryUsage.rss(),
+      limits: { ...limits },
+      writesPerSecond: Array.from(writeSeconds, (v) => v || 0),
+      throttledPerSecond: Array.from(throttledSeconds, (v) => v || 0),
     };
   }
   function resetStats() {
@@ -581,6 +694,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     // seeding now, so a full GC over the key index is not billed to the next run.
     if (global.gc) global.gc();
     counts = Object.create(null); total = 0; errors = 0; conns = 0; maxInflight = inflight;
+    writeSeconds = []; throttledSeconds = []; buckets_ = new Map();
     cpuBase = process.cpuUsage(); t0 = process.hrtime.bigint();
   }
 
@@ -682,7 +796,10 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       } else out.key(k, !!enc);
       out.raw(mid);
       out.need(64 + tailOpen.length);
-      if (etag[i] === undefined) { writeKeyEtag(out.b, out.o, k); out.o += 32; } else out.o += out.b.latin1Write(etag[i], out.o);
+      if (etag[i] === undefined) {
+        writeKeyEtag(out.b, out.o, k); out.o += 32;
+        if (b.seedParts) out.o += out.b.latin1Write(`-${b.seedParts}`, out.o);
+      } else out.o += out.b.latin1Write(etag[i], out.o);
       out.raw(j < n - 1 ? tailOpen : tail);
     }
     for (const p of r.prefixes) out.str('<CommonPrefixes><Prefix>' + E(toExt(p)) + '</Prefix></CommonPrefixes>');
@@ -702,16 +819,26 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     sendXml(ctx, x + '</ListMultipartUploadsResult>');
   }
 
-  function getObject(ctx, b, ik, key) {
+  function getObject(ctx, b, ik, key, q) {
     const o = b.get(ik);
     if (!o) throw noKey(key);
     const h = objHeaders(o);
+    const tags = b.tags.get(ik);
+    if (tags && tags.length) h['x-amz-tagging-count'] = String(tags.length);
     const im = ctx.req.headers['if-match'], inm = ctx.req.headers['if-none-match'];
     if (im && unquote(im) !== o.etag && im !== '*') throw new S3Error(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-Match' });
     if (inm && (inm === '*' || unquote(inm) === o.etag)) return send(ctx, 304, h, null);
     let start = 0, end = o.size - 1, status = 200;
     const range = ctx.req.headers.range;
-    if (range) {
+    if (q && q.has('partNumber')) { // one part of a multipart object (a single-part one has one part)
+      const n = partNumber(q), sizes = b.partSizes(ik, o) || [o.size];
+      if (n > sizes.length) throw new S3Error(416, 'InvalidPartNumber', 'The requested partnumber is not satisfiable', { PartNumberRequested: n, ActualPartCount: sizes.length });
+      for (let i = 0; i < n - 1; i++) start += sizes[i];
+      end = start + sizes[n - 1] - 1;
+      status = 206;
+      h['content-range'] = `bytes ${start}-${end}/${o.size}`;
+      if (sizes.length > 1 || /-\d+$/.test(o.etag)) h['x-amz-mp-parts-count'] = String(sizes.length);
+    } else if (range) {
       const m = /^bytes=(\d*)-(\d*)$/.exec(range);
       if (m && (m[1] || m[2])) {
         if (m[1]) { start = +m[1]; if (m[2]) end = Math.min(+m[2], o.size - 1); } else start = Math.max(0, o.size - +m[2]);
@@ -764,6 +891,12 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     return i;
   }
 
+  // The part sizes of a copy source (null: single-part).
+  function copySourceParts(req, o) {
+    const src = parseCopySource(req.headers['x-amz-copy-source']);
+    return bucketOf(src.bucket).partSizes(toInt(src.key), o);
+  }
+
   function copySource(req) {
     const src = parseCopySource(req.headers['x-amz-copy-source']);
     const sb = bucketOf(src.bucket);
@@ -787,8 +920,9 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     }
     if (o.size > MAX_COPY) throw new S3Error(400, 'InvalidRequest', 'The specified copy source is larger than the maximum allowable size for a copy source: 5368709120');
     const now = Date.now();
-    b.put(ik, o.size, o.etag, now, cls); // a copy keeps the source ETag, as on S3
-    sendXml(ctx, `<CopyObjectResult xmlns="${XMLNS}"><LastModified>${iso(now)}</LastModified><ETag>&quot;${o.etag}&quot;</ETag></CopyObjectResult>`);
+    const etag = contentEtag(o.etag); // as on S3: an MD5 of the bytes, which a multipart ETag is not
+    b.put(ik, o.size, etag, now, cls);
+    sendXml(ctx, `<CopyObjectResult xmlns="${XMLNS}"><LastModified>${iso(now)}</LastModified><ETag>&quot;${etag}&quot;</ETag></CopyObjectResult>`);
   }
 
   function upload(b, q) {
@@ -818,7 +952,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       // No content to hash: a part ETag derived from the source and range.
       const etag = crypto.createHash('md5').update(`${o.etag}:${start}-${end}`).digest('hex');
       const now = Date.now();
-      u.parts.set(n, { size: end - start + 1, etag });
+      u.parts.set(n, { size: end - start + 1, etag, from: { etag: o.etag, start, end, sizes: copySourceParts(req, o) } });
       return sendXml(ctx, `<CopyPartResult xmlns="${XMLNS}"><LastModified>${iso(now)}</LastModified><ETag>&quot;${etag}&quot;</ETag></CopyPartResult>`);
     }
     const { size, md5 } = await hashBody(req);
@@ -844,9 +978,10 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       if (i < list.length - 1 && p.size < MIN_PART) throw new S3Error(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.', { PartNumber: n });
       size += p.size; md5s.push(Buffer.from(p.etag, 'hex'));
     });
-    const etag = crypto.createHash('md5').update(Buffer.concat(md5s)).digest('hex') + '-' + list.length;
+    const parts = list.map(({ n }) => u.parts.get(n));
+    const etag = sameLayout(parts) ? parts[0].from.etag : crypto.createHash('md5').update(Buffer.concat(md5s)).digest('hex') + '-' + list.length;
     b.uploads.delete(q.get('uploadId'));
-    b.put(ik, size, etag, Date.now(), u.cls);
+    b.put(ik, size, etag, Date.now(), u.cls, parts.map((p) => p.size));
     const loc = `http://${ctx.req.headers.host}/${b.name}/${encodeURIComponent(key).replace(/%2F/g, '/')}`;
     sendXml(ctx, `<CompleteMultipartUploadResult xmlns="${XMLNS}"><Location>${xmlEsc(loc)}</Location><Bucket>${b.name}</Bucket><Key>${xmlEsc(key)}</Key><ETag>&quot;${etag}&quot;</ETag></CompleteMultipartUploadResult>`);
   }
@@ -899,7 +1034,12 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       }
     } catch { throw new S3Error(400, 'InvalidURI', 'Could not parse the specified URI.'); }
 
-    const op = (name, list = false) => { ctx.op = name; counts[name] = (counts[name] || 0) + 1; ctx.latency = list ? listLatency() : lat.other; };
+    const op = (name, list = false) => {
+      ctx.op = name; counts[name] = (counts[name] || 0) + 1; ctx.latency = list ? listLatency() : lat.other;
+      if (WRITE_OPS.has(name)) {
+        try { admitWrite(bucket, key); } catch (e) { counts.SlowDown = (counts.SlowDown || 0) + 1; throw e; }
+      }
+    };
 
     if (!bucket) {
       if (m === 'GET') { op('ListBuckets', true); return listBuckets(ctx); }
@@ -948,7 +1088,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       }
       if (m === 'GET' && q.has('uploadId')) { op('ListParts'); return listParts(ctx, bucketOf(bucket), q, key); }
       op(m === 'GET' ? 'GetObject' : 'HeadObject');
-      return getObject(ctx, bucketOf(bucket), ik, key);
+      return getObject(ctx, bucketOf(bucket), ik, key, q);
     }
     if (m === 'PUT') {
       const b = bucketOf(bucket);
@@ -987,9 +1127,25 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
         case 'GET /__stats': return json(200, stats());
         case 'POST /__reset': resetStats(); return json(200, { ok: true });
         case 'POST /__bucket': addBucket(q.get('name')); return json(200, { ok: true });
-        case 'GET /__count': return json(200, { count: bucketOf(q.get('bucket')).count });
-        case 'GET /__digest': return json(200, digest(q.get('bucket')));
+        case 'GET /__count': return json(200, { count: bucketOf(q.get('bucket')).count, bytes: bytesOf(q.get('bucket')) });
+        case 'GET /__digest': return json(200, digest(q.get('bucket'), { copied: q.get('copied') === '1' }));
         case 'POST /__clear': bucketOf(q.get('bucket')).clear(); return json(200, { ok: true });
+        case 'GET /__objects': { // every object of a bucket: key, size, ETag, part sizes (for checks)
+          const b = bucketOf(q.get('bucket'));
+          b.flush();
+          const out = [];
+          for (let i = 0; i < b.keys.length; i++) {
+            if (b.size[i] < 0) continue;
+            const o = b.get(b.keys[i]);
+            out.push({ key: toExt(b.keys[i]), size: o.size, etag: o.etag, parts: b.layouts.get(b.keys[i]) || null });
+          }
+          return json(200, out);
+        }
+        case 'POST /__limits':
+          limits.prefixRate = +(q.get('prefixRate') || 0);
+          limits.burst = +(q.get('burst') || Math.max(1, limits.prefixRate / 4));
+          buckets_ = new Map();
+          return json(200, { ...limits });
         case 'POST /__latency':
           if (q.has('list')) lat.list = +q.get('list');
           if (q.has('other')) lat.other = +q.get('other');
@@ -1085,8 +1241,11 @@ function spawnFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, seeds
         addBucket: (name) => c('POST', '/__bucket?' + qs({ name })),
         seed: (bucket, generator, count, opts = {}) => c('POST', '/__seed?' + qs({ ...opts, bucket, generator, count })),
         count: async (bucket) => (await c('GET', '/__count?' + qs({ bucket }))).count,
-        digest: (bucket) => c('GET', '/__digest?' + qs({ bucket })),
+        digest: (bucket, { copied } = {}) => c('GET', '/__digest?' + qs({ bucket, copied: copied ? 1 : undefined })),
         clear: (bucket) => c('POST', '/__clear?' + qs({ bucket })),
+        objects: (bucket) => c('GET', '/__objects?' + qs({ bucket })),
+        bytes: async (bucket) => (await c('GET', '/__count?' + qs({ bucket }))).bytes,
+        setLimits: ({ prefixRate, burst } = {}) => c('POST', '/__limits?' + qs({ prefixRate, burst })),
         setLatency: ({ listMs, otherMs, jitterMs, stallEvery, stallMs } = {}) =>
           c('POST', '/__latency?' + qs({ list: listMs, other: otherMs, jitter: jitterMs, stallEvery, stallMs })),
         close: () => new Promise((res) => {
@@ -1142,4 +1301,29 @@ async function main(argv) {
 
 if (require.main === module) main(process.argv.slice(2)).catch((e) => { console.error(e.message); process.exit(2); });
 
-module.exports = { startFakeS3, spawnFakeS3, GENERATORS, keyEtag, toInternalKey: toInt, toExternalKey: toExt, Bucket };
+// The MD5 of the bytes a GET of a whole object of `size` returns (they depend on the size only).
+const md5BySize = new Map();
+function bodyMd5(size) {
+  let m = md5BySize.get(size);
+  if (m) return m;
+  const h = crypto.createHash('md5');
+  for (let o = 0; o < size;) {
+    const p = (o + size) % PERIOD, n = Math.min(CHUNK, size - o);
+    h.update(PATTERN.subarray(p, p + n));
+    o += n;
+  }
+  md5BySize.set(size, m = h.digest('hex'));
+  return m;
+}
+
+// Whether buf holds the bytes a GET of an object of `size` returns from `offset` on.
+function bodyMatches(buf, size, offset = 0) {
+  for (let o = 0; o < buf.length;) {
+    const p = (offset + o + size) % PERIOD, n = Math.min(CHUNK, buf.length - o);
+    if (Buffer.compare(buf.subarray(o, o + n), PATTERN.subarray(p, p + n)) !== 0) return false;
+    o += n;
+  }
+  return true;
+}
+
+module.exports = { startFakeS3, spawnFakeS3, GENERATORS, keyEtag, keyHash, bodyMatches, contentEtag, toInternalKey: toInt, toExternalKey: toExt, Bucket };

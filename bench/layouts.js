@@ -120,6 +120,17 @@ const LAYOUTS = {
     return fill(count, () => `${prefix}${word(r, 12)}`);
   },
 
+  // A few top-level areas, each of numbered batch folders of 1,000 sequentially numbered
+  // objects, the numbers running on across folders (exports, ML shards, queue spills).
+  batches: (count, seed) => {
+    const r = rng(seed);
+    const areas = 3 + r.int(12), per = Math.ceil(count / areas), ext = r.pick(['', '.json', '.parquet']);
+    return Array.from({ length: count }, (_, i) => {
+      const a = Math.floor(i / per), n = i % per;
+      return `p${pad(a, 2)}/d${pad(n >> 10, 4)}/obj-${pad(n, 7)}${ext}`;
+    });
+  },
+
   // A first page that says nothing about the rest: 1,000 keys in a corner, then the bulk.
   late: (count, seed) => {
     const r = rng(seed);

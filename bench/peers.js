@@ -109,8 +109,8 @@ const TUNING = {
   },
   s5cmd: {
     default: 's5cmd defaults: --numworkers 256',
-    tuned: { numworkers: 512 },
-    docs: 's5cmd --help / README: --numworkers sets the object-level worker pool (default 256); the README gives no number to use. 512 was picked by a sweep on this 2-core machine (20k copies, 30 ms latency: 64 -> 1173/s, 256 -> 1949/s, 512 -> 2060/s, 1024 -> 1156/s). ls is one sequential ListObjectsV2 walk with no knob.',
+    tuned: { numworkers: 512, transfer: ['--concurrency', '16', '--part-size', '64'] },
+    docs: 's5cmd --help / README: for large files, cp --concurrency (parts of one file at once, default 5) and --part-size (MB, default 50) are the knobs the README points to; tuned transfers use 16 parts of 64 MB. --numworkers sets the object-level worker pool (default 256); the README gives no number to use. 512 was picked by a sweep on this 2-core machine (20k copies, 30 ms latency: 64 -> 1173/s, 256 -> 1949/s, 512 -> 2060/s, 1024 -> 1156/s). ls is one sequential ListObjectsV2 walk with no knob.',
   },
   s3ls: {
     default: 's3ls-rs defaults: --max-parallel-listings 64, --max-parallel-listing-max-depth 2, output sorted by key',
@@ -119,8 +119,9 @@ const TUNING = {
   },
   rclone: {
     default: 'rclone defaults: --checkers 8 --transfers 4, directory-by-directory listing',
-    tuned: { ls: ['--fast-list'], copy: ['--transfers', '200', '--checkers', '200', '--checksum', '--fast-list'] },
-    docs: 'rclone S3 docs (docs/content/s3.md): "Avoiding GET requests to read directory listings" recommends --fast-list; "Increasing the rate of API requests" recommends e.g. --transfers 200 --checkers 200 --checksum for server-side copies between buckets; --checksum (size+MD5, no HEAD for modtime) is "recommended" when both ends are S3. `lsf -R` already lists flat (ListR) without --fast-list.',
+    tuned: { ls: ['--fast-list'], copy: ['--transfers', '200', '--checkers', '200', '--checksum', '--fast-list'],
+      transfer: ['--transfers', '64', '--checkers', '64', '--multi-thread-streams', '16', '--fast-list'] },
+    docs: 'rclone S3 docs (docs/content/s3.md): "Avoiding GET requests to read directory listings" recommends --fast-list; "Increasing the rate of API requests" recommends e.g. --transfers 200 --checkers 200 --checksum for server-side copies between buckets; --checksum (size+MD5, no HEAD for modtime) is "recommended" when both ends are S3. `lsf -R` already lists flat (ListR) without --fast-list. Uploads and downloads (docs/content/docs.md): --transfers for many files, --multi-thread-streams for large ones.',
   },
 };
 
@@ -180,24 +181,31 @@ function buildCommand(peers, peer, op, opts) {
   const { endpoint, tuned = false } = opts;
   const env = baseEnv(endpoint, opts);
   let args;
+  // Transfers name one side as a local folder: download (bucket path -> folder), upload (folder -> bucket path).
+  const local = (side) => (op === 'download' ? side === 'dst' : op === 'upload' ? side === 'src' : false);
   if (peer === 'aws') {
     env.AWS_CONFIG_FILE = awsConfig(tuned, opts);
+    const at = (side) => (local(side) ? opts[side] : `s3://${opts[side]}`);
     args = op === 'ls'
       ? ['s3', 'ls', `s3://${opts.bucket}`, '--recursive', '--endpoint-url', endpoint]
       // --only-show-errors: no per-object/progress lines (work, not output, is measured)
-      : ['s3', 'cp', '--recursive', `s3://${opts.src}`, `s3://${opts.dst}`, '--endpoint-url', endpoint, '--only-show-errors'];
+      : ['s3', 'cp', '--recursive', at('src'), at('dst'), '--endpoint-url', endpoint, '--only-show-errors'];
   } else if (peer === 's5cmd') {
     const g = ['--endpoint-url', endpoint];
     if (tuned || opts.numworkers) g.push('--numworkers', String(opts.numworkers || TUNING.s5cmd.tuned.numworkers));
+    const cpArgs = tuned && (op === 'download' || op === 'upload') ? TUNING.s5cmd.tuned.transfer : [];
+    const from = local('src') ? `${opts.src}/*` : `s3://${opts.src}/*`;
+    const to = local('dst') ? `${opts.dst}/` : `s3://${opts.dst}/`;
     args = op === 'ls'
       ? [...g, 'ls', `s3://${opts.bucket}/*`]
-      : [...g, '--log', 'error', 'cp', `s3://${opts.src}/*`, `s3://${opts.dst}/`]; // --log error: no per-object lines
+      : [...g, '--log', 'error', 'cp', ...cpArgs, from, to]; // --log error: no per-object lines
   } else if (peer === 'rclone') {
-    const t = tuned ? TUNING.rclone.tuned[op] : [];
+    const t = tuned ? TUNING.rclone.tuned[op === 'ls' ? 'ls' : op === 'copy' ? 'copy' : 'transfer'] : [];
+    const at = (side) => (local(side) ? opts[side] : `${REMOTE}:${opts[side]}`);
     args = op === 'ls'
       ? ['lsf', '-R', '--files-only', ...t, `${REMOTE}:${opts.bucket}`]
       // same remote on both sides => rclone does server-side CopyObject
-      : ['copy', ...t, `${REMOTE}:${opts.src}`, `${REMOTE}:${opts.dst}`];
+      : ['copy', ...t, at('src'), at('dst')];
   } else if (peer === 's3ls') {
     if (op !== 'ls') throw new Error('s3ls only lists');
     // -1: one key per line, as the others print; sorted by key (its default), like `ls`.

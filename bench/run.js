@@ -10,6 +10,7 @@
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
 //            --layout-keys N (keys per layout bucket; 0 skips the layouts section)
 //            --layouts a,b (only these layouts of bench/layouts.js)
+//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, transfers)
 //
 // Every run goes through peers.js's runPeer wrapper (s3blitz too), so wall
 // time, user+sys CPU and peak RSS are measured the same way for every tool.
@@ -27,6 +28,7 @@ const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { spawnFakeS3, GENERATORS, keyEtag, toExternalKey, toInternalKey } = require('./fake-s3');
 const { ensurePeers, ensureS3ls, buildCommand, runPeer, TUNING } = require('./peers');
+const { transfersSection, transferTables } = require('./transfers');
 
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 's3blitz.js');
@@ -64,10 +66,11 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b]';
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,transfers]';
+const SECTIONS = ['main', 'layouts', 'transfers'];
 
 function parseArgs(argv) {
-  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null };
+  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, only: SECTIONS };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--quick') o.quick = true;
@@ -77,6 +80,10 @@ function parseArgs(argv) {
     else if (a === '--timeout') o.timeoutSec = +v();
     else if (a === '--layout-keys') o.layoutKeys = +v();
     else if (a === '--layouts') o.layouts = v().split(',').filter(Boolean);
+    else if (a === '--only') {
+      o.only = v().split(',').filter(Boolean);
+      for (const x of o.only) if (!SECTIONS.includes(x)) { console.error(`unknown section ${x} (have ${SECTIONS})\n${USAGE}`); process.exit(2); }
+    }
     else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
     else { console.error(`unknown argument ${a}\n${USAGE}`); process.exit(2); }
   }
@@ -288,7 +295,8 @@ async function main() {
   for (const l of opts.layouts || []) if (!LAYOUTS[l]) { console.error(`unknown layout ${l} (have ${Object.keys(LAYOUTS)})`); process.exit(2); }
   const started = new Date();
   const host = machine(); // now: others may commit or edit src/ while the benchmark runs
-  const ctx = { opts, mode, rows: [], timeoutSec: opts.timeoutSec || mode.timeoutSec };
+  if (!opts.only.includes('layouts')) mode.layoutKeys = 0;
+  const ctx = { opts, mode, modeName, rows: [], timeoutSec: opts.timeoutSec || mode.timeoutSec, blitzSpec, note };
 
   console.log(`# s3blitz benchmark (${modeName}), fake S3 latency LIST ${opts.listLatency} ms, other ${opts.otherLatency} ms`);
   ctx.peers = await ensurePeers({ peers: opts.peers, log: (m) => console.log(`  ${m}`) });
@@ -312,11 +320,12 @@ async function main() {
       if (r.count !== ds.keys.length) throw new Error(`seeded ${ds.bucket} with ${r.count} keys, expected ${ds.keys.length}`);
       console.log(`  seeded ${ds.bucket}: ${fmtInt(r.count)} ${ds.generator} keys in ${r.ms} ms`);
     };
+    const E = fake.endpoint;
+    const all = (ds) => slice(ds, Infinity);
+    if (opts.only.includes('main')) {
     await seed(list);
     await seed(copy);
     await fake.addBucket('dst');
-    const E = fake.endpoint;
-    const all = (ds) => slice(ds, Infinity);
 
     console.log('# listing');
     const L = all(list);
@@ -335,14 +344,18 @@ async function main() {
     await peerRows(ctx, 'list', 'ls', slice(list, mode.peerList));
     console.log('# peers: copy');
     await peerRows(ctx, 'copy', 'copy', slice(copy, mode.peerCopy), slice(copy, mode.smallCopy));
+    await fake.clear('list'); await fake.clear('copy'); await fake.clear('dst');
+    }
 
     if (mode.layoutKeys) await layoutsSection(ctx);
+    if (opts.only.includes('transfers')) await transfersSection(ctx);
   } finally {
     await fake.close();
   }
 
   // s3blitz's rate over each peer row's rate, per group (same op, same data).
   for (const r of ctx.rows) {
+    if (r.group === 'transfers') continue; // transferTables works out its own ratios
     // Layout rows: the parallel peer (unordered) against s3blitz's unordered listing of the same layout.
     const ref = r.group === 'layouts'
       ? ctx.rows.find((x) => x.group === 'layouts' && x.layout === r.layout && x.tool === 's3blitz' && x.op === 'summarize' && x.condition === 'steady')
@@ -429,7 +442,7 @@ function report(ctx, started, modeName, m) {
   ];
   const foot = [];
   for (const r of ctx.rows) {
-    if (r.group === 'layouts') continue; // tables of their own below
+    if (r.group === 'layouts' || r.group === 'transfers') continue; // tables of their own below
     const unit = r.group === 'copy' ? 'obj' : 'key';
     if (r.status === 'MISSING' || r.status === 'SKIPPED') {
       foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.reason}`);
@@ -453,6 +466,7 @@ function report(ctx, started, modeName, m) {
     `Tuned settings: aws ${settingsOf('aws', 'tuned')}; s5cmd ${settingsOf('s5cmd', 'tuned')}; rclone ls ${settingsOf('rclone', 'tuned', 'ls')}, copy ${settingsOf('rclone', 'tuned', 'copy')} (see bench/peers.js TUNING for the sources).`);
   if (foot.length) lines.push('', ...foot.map((f, i) => `[${i + 1}] ${f}`));
   lines.push(...layoutTables(ctx));
+  lines.push(...transferTables(ctx));
   const md = lines.join('\n') + '\n';
 
   fs.mkdirSync(RESULTS, { recursive: true });

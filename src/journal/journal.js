@@ -49,8 +49,10 @@ class Journal {
     this.lines = [];
     this.timer = null;
     // Restored state
-    this.upTo = null; // watermark key
+    this.upTo = null; // watermark key (of lane 0)
     this.upToSource = null;
+    this.lanes = null; // the lanes' boundaries, when the run was listed in lanes (stages/lanes.js)
+    this.laneMarks = new Map(); // lane -> {upTo, upToSource}, lanes 1 and up
     this.done = new Set(); // keys finished beyond the watermark
     this.failures = [];
     this.totals = null;
@@ -83,8 +85,9 @@ class Journal {
       try { r = JSON.parse(line); } catch { continue; } // a line cut short by a kill
       if (r.t === 'mark') {
         if (r.upTo !== null && r.upTo !== undefined) {
-          this.upTo = r.upTo;
-          this.upToSource = r.upToSource === undefined ? r.upTo : r.upToSource;
+          const upToSource = r.upToSource === undefined ? r.upTo : r.upToSource;
+          if (r.lane) this.laneMarks.set(r.lane, { upTo: r.upTo, upToSource });
+          else { this.upTo = r.upTo; this.upToSource = upToSource; }
         }
         for (const k of r.done || []) this.done.add(k);
         if (r.totals) this.totals = r.totals;
@@ -95,9 +98,14 @@ class Journal {
       else if (r.t === 'closed') this.uploads.delete(r.id);
       else if (r.t === 'doomed') this.doomed.push({ key: r.key, size: r.size });
       else if (r.t === 'note') this.notes.add(r.note);
+      else if (r.t === 'lanes') this.lanes = r.bounds;
     }
-    // Keys at or under the final watermark are covered by it.
-    if (this.upTo !== null) for (const k of this.done) if (compareKeys(k, this.upTo) <= 0) this.done.delete(k);
+    // Keys at or under their lane's final watermark are covered by it.
+    for (const k of this.done) {
+      const lane = this.lanes ? this.lanes.filter((b) => compareKeys(k, b) > 0).length : 0;
+      const upTo = lane ? (this.laneMarks.get(lane) || {}).upTo : this.upTo;
+      if (upTo !== null && upTo !== undefined && compareKeys(k, upTo) <= 0) this.done.delete(k);
+    }
     this.resumed = true;
   }
 
@@ -105,8 +113,21 @@ class Journal {
     this.lines.push(JSON.stringify(record));
   }
 
-  mark(upTo, upToSource, newlyDone, totals) {
-    this._write({ t: 'mark', upTo, upToSource, done: newlyDone, totals });
+  mark(upTo, upToSource, newlyDone, totals, lane = 0) {
+    this._write(lane ? { t: 'mark', lane, upTo, upToSource, done: newlyDone, totals } : { t: 'mark', upTo, upToSource, done: newlyDone, totals });
+  }
+
+  // The boundaries of the run's lanes, so a resumed run lists the same ranges.
+  setLanes(bounds) {
+    this.lanes = bounds;
+    this._write({ t: 'lanes', bounds });
+  }
+
+  // Where lane i's watermark stands (source key), or null.
+  laneUpTo(i) {
+    if (!i) return this.upToSource;
+    const m = this.laneMarks.get(i);
+    return m ? m.upToSource : null;
   }
 
   failed(f) { this._write({ t: 'failed', f }); }

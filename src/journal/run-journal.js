@@ -18,11 +18,11 @@ class RunJournal {
 
   constructor(journal) {
     this.journal = journal;
-    this.wm = new Watermark();
+    this.wms = [new Watermark()]; // one per lane: keys enter each in key order
+    this.lastMarks = [];
     this.copier = null;
     this.uploadsByKey = new Map();
     this.creatingKeys = new Set();
-    this.lastMark = null;
     this.sinceFlush = 0;
     journal.beforeFlush = () => this._mark();
   }
@@ -30,6 +30,16 @@ class RunJournal {
   get file() { return this.journal.file; }
   get resumed() { return this.journal.resumed; }
   get resumeAfter() { return this.journal.upToSource; }
+  // The lanes' boundaries an earlier run of this command used (null: none).
+  get lanes() { return this.journal.lanes; }
+  resumeAfterLane(i) { return this.journal.laneUpTo(i); }
+
+  // This run lists in lanes cut at these boundaries (recorded once, for a resume).
+  useLanes(bounds) {
+    while (this.wms.length < bounds.length + 1) this.wms.push(new Watermark());
+    if (!this.journal.lanes) this.journal.setLanes(bounds);
+    else if (JSON.stringify(this.journal.lanes) !== JSON.stringify(bounds)) throw new Error('a resumed run must list the lanes it was journaled with');
+  }
   get doomed() { return this.journal.doomed; }
 
   attach(copier) {
@@ -46,7 +56,11 @@ class RunJournal {
 
   isDone(key) { return this.journal.done.has(key); }
 
-  track(key, sourceKey) { return this.wm.add(key, sourceKey); }
+  track(key, sourceKey, lane = 0) {
+    const token = this.wms[lane].add(key, sourceKey);
+    token.lane = lane;
+    return token;
+  }
 
   finished(token, outcome, item, targetKey) {
     if (outcome && PROBLEMS.has(outcome.status)) {
@@ -55,7 +69,7 @@ class RunJournal {
     const id = this.uploadsByKey.get(targetKey);
     if (id) { this.journal.closed(id); this.uploadsByKey.delete(targetKey); }
     if (this.creatingKeys.delete(targetKey)) this.journal.settled(targetKey);
-    this.wm.finish(token);
+    this.wms[token.lane].finish(token);
     if (++this.sinceFlush >= BATCH) { this.sinceFlush = 0; this.journal.flush(); }
   }
 
@@ -111,18 +125,21 @@ class RunJournal {
   }
 
   _mark() {
-    const newly = this.wm.takeNewly();
-    const key = `${this.wm.upTo}\u0000${newly.length}`;
-    if (!newly.length && this.lastMark === key) return;
-    this.lastMark = key;
-    this.journal.mark(this.wm.upTo, this.wm.upToSource, newly, this.copier ? this.copier.totals() : null);
+    const totals = this.copier ? this.copier.totals() : null;
+    this.wms.forEach((wm, lane) => {
+      const newly = wm.takeNewly();
+      const key = `${wm.upTo}\u0000${newly.length}`;
+      if (!newly.length && this.lastMarks[lane] === key) return;
+      this.lastMarks[lane] = key;
+      this.journal.mark(wm.upTo, wm.upToSource, newly, totals, lane);
+    });
   }
 
   complete() { this.journal.remove(); }
 
   // Kept for a resume, unless this run started afresh and never got to any object.
   keep() {
-    if (!this.journal.resumed && this.wm.seq === 0) this.journal.remove();
+    if (!this.journal.resumed && this.wms.every((wm) => wm.seq === 0)) this.journal.remove();
     else this.journal.close();
   }
 }

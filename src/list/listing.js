@@ -25,7 +25,8 @@ class Listing {
     // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
     const { store, location } = options.store
       ? { store: options.store, location: { prefix: options.prefix || '', text: options.source || 'custom store' } }
-      : openStore({ ...options, stats: this.stats, maxSockets: this.listConcurrency }, 'source');
+      // sockets: requests the caller sends to this store besides list pages (a copy's GETs).
+      : openStore({ ...options, stats: this.stats, maxSockets: options.sockets ? this.listConcurrency + options.sockets : this.listConcurrency }, 'source');
     this.store = store;
     this.location = location;
     this.range = normalizeRange({ prefix: location.prefix, startAfter: options.startAfter, stopAt: options.stopAt });
@@ -126,7 +127,7 @@ class Listing {
 
   close() {
     this.progress.stop();
-    this.store.destroy();
+    if (!this.options.keepStore) this.store.destroy(); // keepStore: a store other listings share
   }
 }
 

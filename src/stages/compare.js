@@ -93,10 +93,11 @@ class Comparison {
     this.options = options;
     this.stats = options.stats || new RequestStats();
     this.signal = runSignal(options.signal);
-    this.srcListing = new Listing({ ...options, stats: this.stats, signal: this.signal });
+    // sourceSockets / targetSockets: a sync's copies, besides the list requests.
+    this.srcListing = new Listing({ ...options, stats: this.stats, signal: this.signal, sockets: options.sourceSockets });
     try {
       const tgt = { ...targetConnection(options), source: options.target, bucket: options.toBucket, prefix: undefined,
-        stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined };
+        stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined, sockets: options.targetSockets };
       const dstLoc = resolveLocation({ location: options.target, bucket: options.toBucket }, 'target');
       this.mapper = createKeyMapper({
         sourcePrefix: this.srcListing.range.prefix,

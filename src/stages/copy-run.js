@@ -8,9 +8,10 @@ const { describeS3Error } = require('../stores/s3-errors');
 
 class CopyRun {
   /**
-   * @param o {options (the command's), journal (RunJournal or null), src, dst, w, co, stats, signal}
+   * @param o {options (the command's), journal (RunJournal or null), src, dst, w, co, stats, signal,
+   *   prefixBase (length of the target prefix: the copier paces each folder below it on its own)}
    */
-  constructor({ options, journal, src, dst, w, co, stats, signal }) {
+  constructor({ options, journal, src, dst, w, co, stats, signal, prefixBase }) {
     this.options = options;
     this.journal = journal;
     this.dst = dst;
@@ -18,7 +19,7 @@ class CopyRun {
     this.signal = signal;
     this.copier = new Copier({
       src, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log,
+      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log, prefixBase,
       ...RunJournal.copierHooks(journal, dst.bucket, options),
     });
     if (journal) journal.attach(this.copier);

@@ -8,11 +8,17 @@ const { normalizeWriteOptions } = require('../transfer/write-options');
 const { createKeyMapper } = require('../transfer/key-map');
 const { CollisionDetector } = require('../transfer/collisions');
 const { classifyError } = require('../transfer/outcome');
-const { copyOptions, sameConnection } = require('../transfer/copier');
+const { copyOptions, sameConnection, transferSockets } = require('../transfer/copier');
 const { UsageError } = require('../errors');
 const { runSignal } = require('../signal');
 const { RunJournal } = require('../journal/run-journal');
 const { CopyRun } = require('./copy-run');
+const { planLanes, lanesFromBounds } = require('./lanes');
+const { compareKeys } = require('../keys/order');
+const { DEFAULTS } = require('../options');
+
+// Lanes a copy lists at once at most (stages/lanes.js).
+const MAX_LANES = 16;
 
 // Refuse what S3 would refuse for every object: a copy onto itself that changes nothing.
 function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
@@ -29,30 +35,61 @@ function openCopy(options, journal) {
   const signal = runSignal(options.signal);
   const w = normalizeWriteOptions(options);
   const co = copyOptions(options);
-  // A resumed run lists only what comes after the journal's watermark.
-  const startAfter = journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter;
+  // A resumed run lists only what comes after the journal's watermark (a run in lanes: each
+  // lane after its own, see laneListings).
+  const startAfter = journal && !journal.lanes && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter;
   // Copies go far slower than listing: pages listed ahead or held back for order only
   // cost memory here (the copier has its own queue of --max-queue-size objects).
-  const listing = new Listing({ ...options, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || 20000, maxQueuedPages: 4 });
+  const listing = new Listing({ ...options, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || 20000, maxQueuedPages: 4, sockets: transferSockets(co) });
   let dst, dstLoc;
   try {
     // options.targetStore: a store object of the caller's, as options.store for the source.
     ({ store: dst, location: dstLoc } = options.targetStore
       ? { store: options.targetStore, location: { bucket: options.targetStore.bucket, prefix: '', text: options.target || 'custom store' } }
-      : openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeCopyConcurrency * co.partConcurrency }, 'target'));
+      : openStore({ ...options, stats, maxSockets: transferSockets(co) }, 'target'));
     const mapper = createKeyMapper({
       sourcePrefix: listing.range.prefix,
       targetPrefix: dstLoc.prefix,
       toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
     });
     checkSelfCopy(listing.location, dstLoc, mapper, w, options);
-    const run = new CopyRun({ options, journal, src: listing.store, dst, w, co, stats, signal });
-    return { stats, listing, dstLoc, mapper, run, close() { listing.close(); dst.destroy(); } };
+    const run = new CopyRun({ options, journal, src: listing.store, dst, w, co, stats, signal, prefixBase: (dstLoc.prefix || '').length });
+    return { stats, signal, listing, dstLoc, mapper, run, close() { listing.close(); dst.destroy(); } };
   } catch (err) {
     listing.close();
     if (dst) dst.destroy();
     throw err;
   }
+}
+
+// Lanes of the source (lanes.js), each a listing of its own range that starts after its
+// lane's watermark: those of the run this one resumes, else a new cut where the source is an
+// S3 bucket listed in parallel. null: the copy reads one listing.
+async function laneListings(c, options, journal) {
+  const { listing } = c;
+  let lanes;
+  if (journal && journal.resumed) {
+    if (!journal.lanes) return null;
+    lanes = lanesFromBounds(listing.range, journal.lanes);
+  } else {
+    if (listing.store.type !== 's3' || options.sequential || options.toKey) return null;
+    await listing.store.open();
+    lanes = await planLanes(listing.store, listing.range, { maxLanes: MAX_LANES, signal: c.signal, stats: c.stats });
+    if (!lanes) return null;
+  }
+  if (journal) journal.useLanes(lanes.slice(1).map((l) => l.after));
+  const concurrency = Math.max(4, Math.ceil((options.listConcurrency || DEFAULTS.listConcurrency) / lanes.length));
+  return lanes.map((lane, i) => {
+    const resume = journal && journal.resumeAfterLane(i);
+    const after = resume && compareKeys(resume, lane.after) > 0 ? resume : lane.after;
+    if (lane.stop !== null && after && compareKeys(after, lane.stop) >= 0) return null; // finished before
+    return new Listing({
+      ...options, store: listing.store, keepStore: true, source: listing.location.text, prefix: listing.range.prefix,
+      startAfter: after || undefined, stopAt: lane.stop === null ? undefined : lane.stop, listConcurrency: concurrency,
+      stats: c.stats, signal: c.signal, progress: listing.progress, unordered: false,
+      reorderWindow: Math.ceil((options.reorderWindow || 20000) / lanes.length), maxQueuedPages: 4,
+    });
+  });
 }
 
 /**
@@ -75,12 +112,13 @@ async function copy(options = {}) {
   const detector = mapper.injective ? null : new CollisionDetector();
   let collisions = 0;
   listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
-  const feed = async () => {
-    for await (const page of listing.pages()) {
-      if (stop && stop.aborted) return { interrupted: true };
+  // One listing's objects to the copier, journaled in its lane.
+  const feedFrom = async (from, lane, stopped) => {
+    for await (const page of from.pages()) {
+      if ((stop && stop.aborted) || stopped()) return { interrupted: true };
       for (const item of page) {
         if (journal && journal.isDone(item.Key)) continue;
-        if (stop && stop.aborted) return { interrupted: true };
+        if ((stop && stop.aborted) || stopped()) return { interrupted: true };
         let targetKey;
         try {
           targetKey = mapper.map(item.Key);
@@ -93,13 +131,26 @@ async function copy(options = {}) {
           copier.record(item, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` });
           continue;
         }
-        const token = journal && journal.track(item.Key);
-        await copier.add(item, targetKey, token && ((outcome) => journal.finished(token, outcome, item, targetKey)));
+        const token = journal && journal.track(item.Key, item.Key, lane);
+        await copier.add(item, targetKey, token && ((outcome) => journal.finished(token, outcome, item, targetKey)), lane);
       }
     }
     return { interrupted: false };
   };
-  const r = await run.run({ feed, listed: () => listing.complete, close: () => c.close() });
+  let lanes = null;
+  const feed = async () => {
+    lanes = await laneListings(c, options, journal);
+    if (!lanes) return feedFrom(listing, 0, () => false);
+    copier.useLanes(lanes.length);
+    // Every lane at once; the first to fail stops the others.
+    let failed = false;
+    const results = await Promise.all(lanes.map((l, i) => (l ? feedFrom(l, i, () => failed) : { interrupted: false })
+      .catch((err) => { failed = true; throw err; })));
+    return { interrupted: results.some((x) => x.interrupted) };
+  };
+  const listed = () => (lanes ? lanes.every((l) => !l || l.complete) : listing.complete);
+  const close = () => { if (lanes) for (const l of lanes) if (l) l.close(); c.close(); };
+  const r = await run.run({ feed, listed, close });
   return {
     source: listing.location.text, target: c.dstLoc.text || options.toBucket, dryrun: Boolean(options.dryrun), complete: r.complete,
     interrupted: r.interrupted, journal: r.journal,

@@ -4,7 +4,7 @@
 // completed, from a delete set spooled to disk, and never past --max-delete or from an
 // empty source unless --force.
 const { Comparison, classifyAll, CLASSES } = require('./compare');
-const { Tally, copyOptions } = require('../transfer/copier');
+const { Tally, copyOptions, transferSockets } = require('../transfer/copier');
 const { normalizeWriteOptions } = require('../transfer/write-options');
 const { Spool } = require('../util/spool');
 const { positiveInt } = require('../options');
@@ -32,7 +32,8 @@ async function sync(options = {}) {
   const journal = options.toKey ? null : RunJournal.open('sync', options);
   let cmp;
   try {
-    cmp = new Comparison({ ...options, startAfter: journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter });
+    const sockets = transferSockets(co);
+    cmp = new Comparison({ ...options, startAfter: journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter, sourceSockets: sockets, targetSockets: sockets });
   } catch (err) {
     if (journal) journal.keep();
     throw err;

@@ -1,6 +1,7 @@
 'use strict';
-// A lean HTTP/1.1 client for the hot requests (list pages, copies, heads, small objects):
-// requests with at most a small body, on kept-alive sockets, each answer read whole.
+// A lean HTTP/1.1 client for the hot requests (list pages, copies, heads, object bodies):
+// requests with a body in one buffer, on kept-alive sockets, each answer read whole or
+// handed to a sink as it arrives.
 // Node's http module makes a ClientRequest,
 // an IncomingMessage, a parser and a dozen listeners per request; at thousands of requests
 // a second that machinery and its garbage cost more CPU than the requests themselves. Here
@@ -47,7 +48,11 @@ class Call {
     this.origin = origin;
     this.head = head;
     this.payload = o.body || null; // the request's body
-    this.full = Boolean(o.full); // resolve {status, head, body} for any 2xx, not the body of a 200
+    this.full = Boolean(o.full || o.sink); // resolve {status, head, body} for any 2xx, not the body of a 200
+    // sink(chunk, offset): a 2xx answer's body goes there as it arrives, never held whole
+    // (a download straight to a file); it may throw to end the request.
+    this.sink = o.sink || null;
+    this.sinking = false;
     this.bodiless = o.method === 'HEAD';
     this.headText = '';
     this.resolve = resolve;
@@ -129,30 +134,41 @@ class Call {
     this.length = head.length;
     this.keepAlive = head.keepAlive;
     this.inBody = true;
-    if (head.length >= 0 && head.length <= MAX_PREALLOC) this.body = Buffer.allocUnsafe(head.length);
+    if (this.sink && head.status >= 200 && head.status < 300) this.sinking = true;
+    else if (head.length >= 0 && head.length <= MAX_PREALLOC) this.body = Buffer.allocUnsafe(head.length);
     else this.chunks = [];
+  }
+
+  // Body bytes buf[from, to): to the sink, the preallocated body, or the list of chunks.
+  _take(buf, from, to) {
+    if (this.sinking) {
+      try {
+        this.sink(from === 0 && to === buf.length ? buf : buf.subarray(from, to), this.got);
+      } catch (err) {
+        this.final = true; // the bytes went nowhere: never sent again
+        this._fail(err);
+      }
+    } else if (this.body) buf.copy(this.body, this.got, from, to);
+    else this.chunks.push(from === 0 && to === buf.length ? buf : buf.subarray(from, to));
+    this.got += to - from;
   }
 
   // Consumes body bytes from buf at `at`; returns where it stopped.
   _readBody(buf, at) {
     if (this.length >= 0) {
       const n = Math.min(buf.length - at, this.length - this.got);
-      if (this.body) buf.copy(this.body, this.got, at, at + n);
-      else this.chunks.push(buf.subarray(at, at + n));
-      this.got += n;
-      if (this.got === this.length) this._complete(at + n < buf.length);
+      this._take(buf, at, at + n);
+      if (!this.done && this.got === this.length) this._complete(at + n < buf.length);
       return at + n;
     }
     if (this.length === -2) { // until the server closes
-      this.chunks.push(at === 0 ? buf : buf.subarray(at));
-      this.got += buf.length - at;
+      this._take(buf, at, buf.length);
       return buf.length;
     }
     // Chunked: size line, data, CRLF, ... a zero size, trailers, an empty line.
     if (this.chunkLeft > 0) {
       const n = Math.min(buf.length - at, this.chunkLeft);
-      this.chunks.push(buf.subarray(at, at + n));
-      this.got += n;
+      this._take(buf, at, at + n);
       this.chunkLeft -= n;
       if (this.chunkLeft === 0) this.chunkLeft = -2; // its CRLF next
       return at + n;
@@ -179,6 +195,7 @@ class Call {
     this.pool._release(this, this.socket, this.keepAlive && !extra);
     const ok = this.full ? this.status >= 200 && this.status < 300 : this.status === 200;
     if (!ok) { this.reject(new FallBack(`HTTP ${this.status}`, this.status)); return; }
+    if (this.sinking) { this.resolve({ status: this.status, head: this.headText, body: null, bytes: this.got }); return; }
     const body = this.body || (this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks));
     this.resolve(this.full ? { status: this.status, head: this.headText, body } : body);
   }
@@ -197,7 +214,7 @@ class Call {
     // A kept-alive socket the server had already closed: send it once more on a new one.
     if (this.reused && this.received === 0 && !this.final && !this.pool.destroyed) {
       this.pool._release(this, socket, false);
-      const again = new Call(this.pool, this.origin, this.head, this.resolve, this.reject, { body: this.payload, full: this.full, method: this.bodiless ? 'HEAD' : '' });
+      const again = new Call(this.pool, this.origin, this.head, this.resolve, this.reject, { body: this.payload, full: this.full, sink: this.sink, method: this.bodiless ? 'HEAD' : '' });
       again.fresh = true;
       this.retry = again;
       this.pool._retry(again, this);
@@ -241,10 +258,11 @@ class HttpPool {
    * One request: resolves to the body of a 200 as a Buffer (with full: {status, head, body}
    * for any 2xx, head the answer's header text); anything else (another status, a network
    * failure, a timeout) rejects with FallBack.
-   * @param request {secure, options: {hostname, port, method, path, headers}, body?: Buffer, full?: boolean}
+   * With sink(chunk, offset), a 2xx body goes there and the answer is {status, head, bytes}.
+   * @param request {secure, options: {hostname, port, method, path, headers}, body?: Buffer, full?: boolean, sink?: Function}
    * @param track   (call) => void: call.destroy(reason) ends it
    */
-  fetch({ secure, options: o, body, full }, track) {
+  fetch({ secure, options: o, body, full, sink }, track) {
     return new Promise((resolve, reject) => {
       let head = `${o.method} ${o.path} HTTP/1.1\r\n`;
       for (const name in o.headers) {
@@ -256,7 +274,7 @@ class HttpPool {
       const key = `${secure ? 's' : ''}${o.hostname}:${o.port}`;
       let origin = this.origins.get(key);
       if (!origin) this.origins.set(key, origin = new Origin(key, secure, o.hostname, Number(o.port)));
-      const call = new Call(this, origin, head, resolve, reject, { body, full, method: o.method });
+      const call = new Call(this, origin, head, resolve, reject, { body, full, sink, method: o.method });
       if (track) track(call);
       this._dispatch(call);
     });

@@ -1,7 +1,7 @@
 'use strict';
 // S3 object requests on the lean path, shaped as the SDK's commands take and answer them:
 // HeadObject, CreateMultipartUpload, UploadPartCopy, CompleteMultipartUpload, PutObject and
-// GetObject of small bodies. Only what maps one to one onto headers goes here; anything
+// GetObject of small bodies, and PutObject / UploadPart / GetObject straight from and to files. Only what maps one to one onto headers goes here; anything
 // else (a header value the lean signer cannot canonicalize, an answer that is not a plain
 // 2xx with the expected XML) throws FallBack so the SDK does it, with its retries and errors.
 const { FallBack } = require('./http-pool');
@@ -124,6 +124,27 @@ class LeanObjects {
     if (!p.ContentMD5 || !Buffer.isBuffer(p.Body)) throw new FallBack('PutObject without a buffered body and its MD5');
     const res = await this.lean.request('PUT', p.Key, [], writeHeaders(p), { signal, body: p.Body, payloadHash: 'UNSIGNED-PAYLOAD' });
     return { ETag: res.headers.etag };
+  }
+
+  // A file's bytes (spec of file-io.js readFilePart) as a PutObject, or as an UploadPart when
+  // p has an UploadId, read and hashed where the request is sent: Content-MD5 makes S3 check
+  // the body, so the payload itself goes unsigned.
+  async putFile(p, file, signal) {
+    const part = p.UploadId !== undefined;
+    const query = part ? [['partNumber', String(p.PartNumber)], ['uploadId', p.UploadId]] : [];
+    const headers = part ? this._payer(p) : writeHeaders({ ...p, ContentMD5: undefined });
+    const res = await this.lean.request('PUT', p.Key, query, headers, { signal, payloadHash: 'UNSIGNED-PAYLOAD', file: { read: file } });
+    if (!res.headers.etag) throw new FallBack('PUT answered without an ETag');
+    return { ETag: res.headers.etag, bytes: res.bytes };
+  }
+
+  // An object (or a range of it) written to a file as it arrives (spec of file-io.js fileSink).
+  async getToFile(p, file, signal) {
+    const h = this._payer(p);
+    if (p.IfMatch) h['if-match'] = p.IfMatch;
+    if (p.Range) h.range = p.Range;
+    const res = await this.lean.request('GET', p.Key, [], checked(h), { signal, file: { write: file } });
+    return { ...objectOutput(res.headers), bytes: res.bytes };
   }
 
   // A small object read whole: its output fields and its bytes.

@@ -11,6 +11,7 @@ const { DEFAULTS } = require('../options');
 const { parseListObjectsV2 } = require('./list-parser');
 const { HttpPool, FallBack, headerMap } = require('./http-pool');
 const { RequestThread } = require('./request-thread');
+const { fetchWithFile } = require('./file-io');
 
 // CopyObject parameters (without REPLACE) as request headers.
 function copyHeaders(p) {
@@ -90,13 +91,16 @@ class LeanRequests {
   }
 
   /**
-   * Any request: {status, headers ({lowercase name: value}), body} for a 2xx; FallBack for
-   * anything else. o: {signal, body (Buffer), payloadHash (of the body; required with one)}.
+   * Any request: {status, headers ({lowercase name: value}), body, bytes} for a 2xx; FallBack
+   * for anything else. o: {signal, body (Buffer), payloadHash (of the body; required with
+   * one), file: a spec of file-io.js: the body read from a file with its MD5 ({read}, sent
+   * unsigned, so payloadHash UNSIGNED-PAYLOAD), or the answer written to one ({write})}.
    */
-  async request(method, key, query, headers, { signal, body, payloadHash } = {}) {
+  async request(method, key, query, headers, { signal, body, payloadHash, file } = {}) {
     const request = await this._signed(method, key, query, headers, payloadHash);
     if (body) request.body = body;
-    if (method !== 'GET' && method !== 'HEAD') request.options.headers['content-length'] = String(body ? body.length : 0);
+    if (file) request.file = file;
+    else if (method !== 'GET' && method !== 'HEAD') request.options.headers['content-length'] = String(body ? body.length : 0);
     request.full = true;
     const thread = this._thread(signal);
     let res;
@@ -104,7 +108,7 @@ class LeanRequests {
       res = await thread.full(request, signal);
       if (this.o.stats) this.o.stats.threadRequests++;
     } else res = await this._send(request, signal);
-    return { status: res.status, headers: headerMap(res.head), body: res.body };
+    return { status: res.status, headers: headerMap(res.head), body: res.body, bytes: res.bytes };
   }
 
   // The request thread for this request, or null to send it from here.
@@ -140,9 +144,13 @@ class LeanRequests {
     if (signal && signal.aborted) return Promise.reject(signal.reason);
     const calls = signal ? this._watchSignal(signal) : null;
     let call = null;
-    const done = this.pool.fetch(request, calls ? (c) => { call = c; calls.add(c); } : null);
-    if (!call) return done;
-    return done.finally(() => calls.delete(call)).catch((err) => { throw signal.aborted ? signal.reason : err; });
+    // The call may start after a file is opened, so after an abort: it is ended at once then.
+    const done = fetchWithFile(this.pool, request, calls ? (c) => {
+      call = c;
+      if (signal.aborted) c.destroy(signal.reason); else calls.add(c);
+    } : null);
+    if (!calls) return done;
+    return done.finally(() => { if (call) calls.delete(call); }).catch((err) => { throw signal.aborted ? signal.reason : err; });
   }
 
   // One abort listener per signal for all its requests (thousands of listeners on one

@@ -8,22 +8,25 @@ const path = require('path');
 const { Worker } = require('worker_threads');
 const { FallBack } = require('./http-pool');
 const { pageFromColumns, PageError } = require('./list-parser');
+const { FileChanged } = require('./file-io');
 
 // A request as one flat array of strings and numbers, the cheapest shape to clone across
-// threads: [id, op, secure, hostname, port, method, path, body or null, name, value, ...].
-// A bare number sent to the thread is the id of a request to cancel.
-function flatRequest(id, op, { secure, options: o, body }) {
-  const m = [id, op, secure ? 1 : 0, o.hostname, o.port, o.method, o.path, body || null];
+// threads: [id, op, secure, hostname, port, method, path, body or null, file or null, name,
+// value, ...], file a spec of file-io.js ({read} or {write}). A bare number sent to the
+// thread is the id of a request to cancel.
+function flatRequest(id, op, { secure, options: o, body, file }) {
+  const m = [id, op, secure ? 1 : 0, o.hostname, o.port, o.method, o.path, body || null, file || null];
   for (const name in o.headers) m.push(name, o.headers[name]);
   return m;
 }
 
 function unflatRequest(m) {
   const headers = {};
-  for (let i = 8; i < m.length; i += 2) headers[m[i]] = m[i + 1];
+  for (let i = 9; i < m.length; i += 2) headers[m[i]] = m[i + 1];
   const secure = m[2] === 1;
   const request = { secure, options: { hostname: m[3], port: m[4], method: m[5], path: m[6], headers } };
   if (m[7]) request.body = Buffer.from(m[7].buffer, m[7].byteOffset, m[7].byteLength);
+  if (m[8]) request.file = m[8];
   if (m[1] === 'full') request.full = true;
   return { id: m[0], op: m[1], request };
 }
@@ -60,8 +63,9 @@ class RequestThread {
   /** The same request, answered with its body as text. */
   send(request, signal) { return this._post('send', request, signal); }
 
-  /** Any request: {status, head, body} for a 2xx. A request body is copied, not moved: the
-   * caller keeps it for the SDK path should this one fall back. */
+  /** Any request: {status, head, body, bytes} for a 2xx. A request body is copied, not moved:
+   * the caller keeps it for the SDK path should this one fall back. A request with a file
+   * spec (file-io.js) has its body read from, or its answer written to, that file there. */
   full(request, signal) { return this._post('full', request, signal); }
 
   _post(op, request, signal) {
@@ -96,12 +100,14 @@ class RequestThread {
     if (!p) return; // aborted meanwhile
     this._settle(m.id);
     if (m.text !== undefined) p.resolve(m.text);
-    else if (m.head !== undefined) p.resolve({ status: m.status, head: m.head, body: Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength) });
+    else if (m.head !== undefined) p.resolve({ status: m.status, head: m.head, bytes: m.bytes, body: m.body && Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength) });
     else if (m.page) {
       this.pages++;
       try { p.resolve(pageFromColumns(m.page)); } catch (err) { p.reject(err); }
     } else if (m.fallback !== undefined) p.reject(new FallBack(m.fallback, m.status));
-    else p.reject(m.badPage ? new PageError(m.error) : new Error(m.error));
+    else if (m.badPage) p.reject(new PageError(m.error));
+    else if (m.changed) p.reject(new FileChanged(m.error));
+    else p.reject(Object.assign(new Error(m.error), m.code ? { code: m.code } : {}));
   }
 
   // A thread that died sends every open request, and all later ones, to the main thread's path.

@@ -1,12 +1,14 @@
 'use strict';
-// The request thread's side: sends the signed requests it is given; list pages are parsed
-// here into columns, other answers go back as text or as {status, head, body}.
+// The request thread's side: sends the signed requests it is given (reading a body from a
+// file or writing an answer to one where asked); list pages are parsed here into columns,
+// other answers go back as text or as {status, head, body, bytes}.
 const { parentPort, workerData } = require('worker_threads');
 const v8 = require('v8');
 const vm = require('vm');
 const { HttpPool, FallBack } = require('./http-pool');
 const { parseListColumns, PageError } = require('./list-parser');
 const { unflatRequest, movable } = require('./request-thread');
+const { fetchWithFile, FileChanged } = require('./file-io');
 
 let pool = null;
 
@@ -17,21 +19,26 @@ v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc');
 const COLLECT_EVERY = 16 << 20;
 let received = 0;
-const inflight = new Map();
+const inflight = new Map(); // id -> its call, or null until the request is sent
+const cancelled = new Set();
 
 function reply(m, buffers) { parentPort.postMessage(m, buffers); }
 
 function start(msg) {
   const m = unflatRequest(msg);
   pool ??= new HttpPool(workerData.maxSockets);
-  pool.fetch(m.request, (call) => inflight.set(m.id, call))
-    .finally(() => inflight.delete(m.id))
+  inflight.set(m.id, null); // not sent yet (a file is being opened): a cancel is remembered
+  fetchWithFile(pool, m.request, (call) => {
+    if (cancelled.has(m.id)) call.destroy();
+    else inflight.set(m.id, call);
+  })
+    .finally(() => { inflight.delete(m.id); cancelled.delete(m.id); })
     .then((buf) => {
       if (m.op === 'send') { reply([m.id, buf.toString('utf8')]); return; }
       if (m.op === 'full') {
-        const body = movable(buf.body) ? buf.body : new Uint8Array(buf.body); // an exact copy can move
-        reply({ id: m.id, status: buf.status, head: buf.head, body }, movable(body));
-        if ((received += body.length) > COLLECT_EVERY) { received = 0; collect(); }
+        const body = !buf.body ? null : movable(buf.body) ? buf.body : new Uint8Array(buf.body); // an exact copy can move
+        reply({ id: m.id, status: buf.status, head: buf.head, body, bytes: buf.bytes }, body ? movable(body) : undefined);
+        if ((received += buf.bytes || (body ? body.length : 0)) > COLLECT_EVERY) { received = 0; collect(); }
         return;
       }
       const page = parseListColumns(buf);
@@ -39,12 +46,14 @@ function start(msg) {
       reply({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);
       if ((received += buf.length) > COLLECT_EVERY) { received = 0; collect(); }
     }, (err) => {
-      reply(err instanceof FallBack ? { id: m.id, fallback: err.message, status: err.status } : { id: m.id, error: err.message });
+      if (err instanceof FallBack) reply({ id: m.id, fallback: err.message, status: err.status });
+      else reply({ id: m.id, error: err.message, code: err.code, changed: err instanceof FileChanged });
     })
     .catch((err) => reply({ id: m.id, error: err.message, badPage: err instanceof PageError })); // a page that would not parse
 }
 
 parentPort.on('message', (m) => {
   if (typeof m !== 'number') start(m);
-  else if (inflight.has(m)) inflight.get(m).destroy(); // cancelled
+  else if (inflight.get(m)) inflight.get(m).destroy(); // cancelled
+  else if (inflight.has(m)) cancelled.add(m); // cancelled before it was sent
 });

@@ -12,6 +12,25 @@ function httpStatus(err) {
   return err && err.$metadata && err.$metadata.httpStatusCode;
 }
 
+// A request the store throttled (503 SlowDown, 429), handed to the caller to send again
+// later rather than retried at once: see S3Store's throttleToCaller.
+class Throttled extends Error {
+  constructor(status, key) {
+    super(`SlowDown (HTTP ${status})`);
+    this.name = 'SlowDown';
+    this.code = 'SlowDown';
+    this.status = status;
+    this.key = key;
+  }
+}
+
+const THROTTLE_CODES = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottled']);
+function isThrottle(err) {
+  if (err instanceof Throttled) return true;
+  const status = httpStatus(err);
+  return status === 503 || status === 429 || THROTTLE_CODES.has(err && (err.Code || err.name));
+}
+
 function isNetworkError(err) {
   const c = errorCode(err);
   return NETWORK_CODES.has(c) || NETWORK_CODES.has(err && err.cause && err.cause.code) || /socket hang up|connect E|getaddrinfo/i.test(err && err.message || '');
@@ -41,4 +60,4 @@ function describeS3Error(err, ctx = {}) {
 
 function firstLine(s) { return String(s).split('\n')[0].slice(0, 300); }
 
-module.exports = { describeS3Error, errorCode, httpStatus, isNetworkError };
+module.exports = { describeS3Error, errorCode, httpStatus, isNetworkError, isThrottle, Throttled };

@@ -10,7 +10,7 @@ const {
   DeleteObjectsCommand,
 } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
-const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
+const { describeS3Error, httpStatus, errorCode, isThrottle, Throttled } = require('./s3-errors');
 const { FatalError, ObjectError } = require('../errors');
 const { DEFAULTS } = require('../options');
 
@@ -19,17 +19,13 @@ const ABORT_TIMEOUT_MS = 30000;
 const { LeanRequests, FallBack } = require('./lean-requests');
 const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
+const { readFilePart, openFileSink } = require('./file-io');
 
 // The SDK has decoded XML entities already; %-escapes only where the answer says so.
 function decodeKey(k, url = true) {
   return k === undefined || !url ? k : decodeUrlKey(k);
 }
 
-const THROTTLE_CODES = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottled']);
-function isThrottle(err) {
-  const status = err && err.$metadata && err.$metadata.httpStatusCode;
-  return status === 503 || status === 429 || THROTTLE_CODES.has(err && (err.Code || err.name));
-}
 
 function toItem(c, url = true) {
   return {
@@ -60,26 +56,32 @@ class S3Store {
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
     this.leanObjects = this.lean && new LeanObjects(this.lean);
+    // A copier that paces its requests per prefix sets this: a throttled object request on
+    // the lean path is then thrown to it (Throttled) instead of being sent again through the
+    // SDK at once, which would only add to the load the store just pushed back on.
+    this.throttleToCaller = false;
   }
 
-  // Sees every attempt, inside the SDK's retries, to count throttling and tell listeners.
+  // Sees every attempt, inside the SDK's retries, to count throttling and tell listeners
+  // which key it was for.
   _watch(client) {
     client.middlewareStack.add((next) => async (args) => {
       try {
         return await next(args);
       } catch (err) {
-        if (isThrottle(err)) this._throttled(err);
+        if (isThrottle(err)) this._throttled(err, args.input && args.input.Key);
         throw err;
       }
     }, { step: 'deserialize', name: 's3blitzThrottleWatch', priority: 'high' });
     return client;
   }
 
+  /** fn(err, key): every throttled request (key undefined for bucket-level ones). */
   onThrottle(fn) { this.throttleListeners.add(fn); }
 
-  _throttled(err) {
+  _throttled(err, key) {
     if (this.stats) this.stats.throttles++;
-    for (const fn of this.throttleListeners) fn(err);
+    for (const fn of this.throttleListeners) fn(err, key);
   }
 
   // Checks the bucket once, and follows it to its own region if it lives elsewhere.
@@ -133,11 +135,17 @@ class S3Store {
     }
   }
 
-  // A lean request that could not answer: counted, throttling reported, then the SDK retries.
-  _fellBack(err) {
+  // A lean request that could not answer: counted, throttling reported, then the SDK retries
+  // (a throttled object request goes back to its caller instead, where throttleToCaller).
+  _fellBack(err, key) {
     if (!(err instanceof FallBack)) throw err;
+    const throttled = err.status === 503 || err.status === 429;
+    if (throttled && this.throttleToCaller && key !== undefined) {
+      if (this.stats) this.stats.throttles++;
+      throw new Throttled(err.status, key);
+    }
     if (this.stats) this.stats.retries++;
-    if (err.status === 503 || err.status === 429) this._throttled(err);
+    if (throttled) this._throttled(err);
   }
 
   async _sdkListPage({ prefix, startAfter, continuationToken, maxKeys, delimiter, signal }) {
@@ -177,7 +185,7 @@ class S3Store {
       try {
         return await this.leanObjects[method]({ RequestPayer: this.requestPayer, ...params }, signal);
       } catch (err) {
-        this._fellBack(err);
+        this._fellBack(err, params.Key);
       }
     }
     return this._send(Command, params, signal);
@@ -197,6 +205,53 @@ class S3Store {
     if (!Buffer.isBuffer(params.Body) || !params.ContentMD5) return this._send(PutObjectCommand, params, signal);
     return this._leanOr('putObject', PutObjectCommand, params, signal);
   }
+  /**
+   * A file's bytes as an object, or as one part of a multipart upload (params with UploadId
+   * and PartNumber): read once, sent with their MD5 (file-io.js readFilePart spec: path,
+   * position, length, expect). Resolves to {ETag, bytes}; a file that changes while it is read
+   * throws FileChanged.
+   */
+  async putObjectFromFile(params, file, signal) {
+    if (this.leanObjects && !params.Bucket) {
+      try {
+        return await this.leanObjects.putFile({ RequestPayer: this.requestPayer, ...params }, file, signal);
+      } catch (err) {
+        this._fellBack(err, params.Key);
+      }
+    }
+    const { body, md5 } = readFilePart(file);
+    const Command = params.UploadId !== undefined ? UploadPartCommand : PutObjectCommand;
+    const out = await this._send(Command, { ...params, Body: body, ContentLength: body.length, ContentMD5: md5 }, signal);
+    return { ETag: out.ETag, bytes: body.length };
+  }
+
+  /**
+   * An object, or a range of it, written to a file as it arrives (file-io.js fileSink spec:
+   * {fd, position} or {tmp, final, mtime}, and length, the bytes expected). Resolves to
+   * GetObject's output fields with bytes.
+   */
+  async getObjectToFile(params, file, signal) {
+    if (this.leanObjects && !params.Bucket) {
+      try {
+        return await this.leanObjects.getToFile({ RequestPayer: this.requestPayer, ...params }, file, signal);
+      } catch (err) {
+        this._fellBack(err, params.Key);
+      }
+    }
+    const out = await this._send(GetObjectCommand, params, signal);
+    const sink = await openFileSink(file);
+    let bytes = 0;
+    try {
+      for await (const chunk of out.Body) { sink.sink(chunk, bytes); bytes += chunk.length; }
+      sink.finish(bytes);
+    } catch (err) {
+      if (out.Body.destroy) out.Body.destroy();
+      sink.abort();
+      throw err;
+    }
+    return { ...out, Body: undefined, bytes };
+  }
+
   createMultipartUpload(params, signal) { return this._leanOr('createMultipartUpload', CreateMultipartUploadCommand, params, signal); }
   uploadPart(params, signal) { return this._send(UploadPartCommand, params, signal); }
   uploadPartCopy(params, signal) { return this._leanOr('uploadPartCopy', UploadPartCopyCommand, params, signal); }
@@ -211,7 +266,7 @@ class S3Store {
       try {
         return await this.lean.copyObject(p, signal);
       } catch (err) {
-        this._fellBack(err);
+        this._fellBack(err, p.Key);
       }
     }
     const out = await this.client.send(new CopyObjectCommand(p), { abortSignal: signal });

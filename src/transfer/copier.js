@@ -4,8 +4,10 @@
 // object: copied, failed, changed, skipped (archived), vanished, planned (dry run).
 const { positiveInt, DEFAULTS } = require('../options');
 const { classifyError, isFatalForRun } = require('./outcome');
-const { httpStatus, errorCode } = require('../stores/s3-errors');
-const { parseSize, MIN_PART, MAX_PART } = require('./part-layout');
+const { httpStatus, errorCode, isThrottle, Throttled } = require('../stores/s3-errors');
+const { PrefixLimit } = require('./prefix-limit');
+const { parseSize, MIN_PART, MAX_PART, TRANSFER_PART } = require('./part-layout');
+const { BufferBudget } = require('./buffer-budget');
 const { pickTransfer } = require('.');
 const { AdaptiveLimit } = require('./adaptive-limit');
 const { serverCopy } = require('./server-copy');
@@ -13,6 +15,12 @@ const { streamCopy } = require('./stream-copy');
 const { UsageError } = require('../errors');
 
 const MAX_NAMED = 10000; // problems kept in the result; every one also goes to onObject
+const MAX_PREFIXES = 10000; // target prefixes paced on their own; the rest share one
+const OVERFLOW = '\u0000overflow';
+// An object the store throttled is sent again after a pause that doubles with each try
+// (50 ms to 5 s, jittered), up to MAX_THROTTLED tries in all (about a minute).
+const MAX_THROTTLED = 20;
+const backoff = (tries) => Math.min(5000, 50 * 2 ** tries) * (0.5 + Math.random() / 2);
 // Answers to a server-side copy that say the server will not do it (not access or a change).
 const COPY_REFUSED = new Set([400, 501]);
 
@@ -36,6 +44,11 @@ function copyOptions(options) {
   return o;
 }
 
+// Requests a copy run may have in flight to one store: small copies, and parts of large ones.
+function transferSockets(co) {
+  return co.copyConcurrency + co.largeCopyConcurrency * co.partConcurrency;
+}
+
 function sameConnection(options) {
   return !options.toEndpointUrl && !options.toProfile && !options.toCredentials;
 }
@@ -48,12 +61,29 @@ class Copier {
   constructor(o) {
     Object.assign(this, o);
     this.transfer = pickTransfer(o.src, o.dst, o.sameConnection);
+    // Part buffers of uploads and copies through this machine, shared by every object: memory
+    // stays at --part-concurrency parts whatever the sizes and number of large objects.
+    this.memory = new BufferBudget(o.co.partConcurrency * (o.co.partSize || TRANSFER_PART));
     this.small = new AdaptiveLimit(o.co.copyConcurrency, { name: 'copy', onChange: o.onConcurrency });
     this.large = new AdaptiveLimit(o.co.largeCopyConcurrency, { name: 'large-copy', onChange: o.onConcurrency });
-    // Throttling on either side slows both pools; they climb back on their own.
-    const slow = () => { this.small.throttled(); this.large.throttled(); };
-    for (const store of new Set([o.src, o.dst])) if (store.onThrottle) store.onThrottle(slow);
+    // Each target prefix (the folder below prefixBase) is paced on its own: S3 limits
+    // requests per prefix, so a hot prefix's SlowDowns must not slow the others.
+    this.prefixBase = o.prefixBase || 0;
+    this.prefixes = new Map();
+    // Throttling that no prefix explains (the SDK's retries of other requests) slows both
+    // pools; they climb back on their own. Throttled copy requests come back to copyOne.
+    const slow = (err, key) => {
+      const p = key !== undefined && this.prefixes.get(this.prefixOf(key));
+      if (p) p.throttled();
+      else { this.small.throttled(); this.large.throttled(); }
+    };
+    for (const store of new Set([o.src, o.dst])) {
+      if (store.onThrottle) store.onThrottle(store === o.dst ? slow : () => { this.small.throttled(); this.large.throttled(); });
+      if ('throttleToCaller' in store) store.throttleToCaller = true;
+    }
     this.queued = 0;
+    this.laneQueued = [0];
+    this.laneShare = Infinity;
     this.fatal = null;
     this.waiters = [];
     this.tallies = { copied: new Tally(), planned: new Tally(), failed: new Tally(), changed: new Tally(), skipped: new Tally(), vanished: new Tally() };
@@ -86,28 +116,75 @@ class Copier {
 
   get stopped() { return Boolean(this.fatal || this.signal.aborted || (this.stopSignal && this.stopSignal.aborted)); }
 
+  // The prefix a target key is paced by: its folder at the first level below prefixBase.
+  prefixOf(key) {
+    const i = key.indexOf('/', this.prefixBase);
+    return i < 0 ? '' : key.slice(0, i + 1);
+  }
+
+  _prefixLimit(key) {
+    const name = this.prefixOf(key);
+    let p = this.prefixes.get(name);
+    if (!p) {
+      // Past MAX_PREFIXES distinct prefixes, the rest share one (memory stays bounded).
+      if (this.prefixes.size >= MAX_PREFIXES) return this.prefixes.get(OVERFLOW) || this._newPrefix(OVERFLOW);
+      p = this._newPrefix(name);
+    }
+    return p;
+  }
+
+  _newPrefix(name) {
+    const p = new PrefixLimit(this.co.copyConcurrency, { name: `prefix ${JSON.stringify(name)}`, onChange: this.onConcurrency });
+    this.prefixes.set(name, p);
+    return p;
+  }
+
   // Resolves when the object is queued (not copied): waits while the queue is full.
   // onDone(outcome) follows the object's outcome; an object never started (the run was
   // stopped) gets no outcome and no onDone.
-  async add(item, targetKey, onDone) {
+  // lane: the listing the object came from (useLanes): a lane may fill at most its share of
+  // the queue, so one slow lane (a throttled prefix) cannot starve the others.
+  async add(item, targetKey, onDone, lane = 0) {
     if (this.fatal) throw this.fatal;
     if (this.dryrun) { this.record(item, targetKey, { status: 'planned' }); return; }
-    while (this.queued >= this.co.maxQueueSize && !this.fatal) await new Promise((r) => this.waiters.push(r));
+    while ((this.queued >= this.co.maxQueueSize || this.laneQueued[lane] >= this.laneShare) && !this.fatal) await new Promise((r) => this.waiters.push(r));
     if (this.fatal) throw this.fatal;
     this.queued++;
+    this.laneQueued[lane] = (this.laneQueued[lane] || 0) + 1;
+    this._start(item, targetKey, () => { this.laneQueued[lane]--; }, onDone, 0);
+  }
+
+  /** The objects come from n listings at once (stages/lanes.js). */
+  useLanes(n) {
+    this.laneShare = Math.max(100, Math.ceil(this.co.maxQueueSize / n));
+  }
+
+  // One try of an object: through its prefix's limit, then its pool. A throttled try holds
+  // no slot while it waits to be sent again.
+  _start(item, targetKey, left, onDone, tries) {
     const pool = item.Size > this.co.largeCopyThreshold ? this.large : this.small;
-    pool.run(() => (this.stopped ? null : this.copyOne(item, targetKey)))
+    const prefix = this._prefixLimit(targetKey);
+    prefix.run(() => pool.run(() => (this.stopped ? null : this.copyOne(item, targetKey, prefix))))
       .then((outcome) => {
-        if (!outcome) return;
-        if (outcome.status === 'copied') pool.succeeded();
-        this.record(item, targetKey, outcome);
-        if (onDone) onDone(outcome);
-      }, (err) => { this.fatal = this.fatal || err; })
-      .finally(() => { this.queued--; this._wake(); });
+        if (outcome && outcome.status === 'throttled' && !this.stopped && tries + 1 < MAX_THROTTLED) {
+          setTimeout(() => this._start(item, targetKey, left, onDone, tries + 1), backoff(tries));
+          return false;
+        }
+        if (outcome && outcome.status === 'throttled') outcome = { status: 'failed', reason: `still throttled (SlowDown) after ${MAX_THROTTLED} tries` };
+        if (outcome) {
+          if (outcome.status === 'copied') pool.succeeded();
+          this.record(item, targetKey, outcome);
+          if (onDone) onDone(outcome);
+        }
+        return true;
+      }, (err) => { this.fatal = this.fatal || err; return true; })
+      .then((settled) => { if (settled) { this.queued--; left(); this._wake(); } });
   }
 
   get concurrencyTrace() {
-    return { copy: this.small.trace, largeCopy: this.large.trace };
+    const prefixes = {};
+    for (const [name, p] of this.prefixes) if (p.trace.length && Object.keys(prefixes).length < 100) prefixes[name] = p.trace;
+    return { copy: this.small.trace, largeCopy: this.large.trace, prefixes };
   }
 
   _wake() {
@@ -121,19 +198,27 @@ class Copier {
     if (this.fatal) throw this.fatal;
   }
 
-  async copyOne(item, targetKey) {
+  async copyOne(item, targetKey, prefix) {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
       largeCopyThreshold: this.co.largeCopyThreshold, keepPartLayout: this.co.keepPartLayout, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
-      notice: this.notice,
+      notice: this.notice, memory: this.memory,
     };
     for (let attempt = 0; ; attempt++) {
+      const started = Date.now();
       try {
-        return await (job.transfer || this.transfer)(job);
+        const outcome = await (job.transfer || this.transfer)(job);
+        if (prefix) prefix.succeeded(Date.now() - started);
+        return outcome;
       } catch (err) {
         // Cut short by the run's end: not an outcome; a resumed run will copy it.
         if (this.signal.aborted) return null;
         if (isFatalForRun(err)) throw err;
+        // Pushed back by the store: sent again later, when its prefix has room (see _start).
+        if (isThrottle(err)) {
+          if (prefix && err instanceof Throttled) prefix.throttled();
+          return { status: 'throttled', reason: errorCode(err) };
+        }
         const outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey });
         // Changed since listed: copy the new version once, never a mix of the two.
         if (outcome.status === 'changed' && attempt === 0) {
@@ -174,4 +259,4 @@ class Copier {
   }
 }
 
-module.exports = { Copier, Tally, copyOptions, sameConnection };
+module.exports = { Copier, Tally, copyOptions, sameConnection, transferSockets };

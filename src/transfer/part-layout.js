@@ -9,7 +9,10 @@ const MIN_PART = 5 * MiB;
 const MAX_PART = 5 * GiB;
 const MAX_PARTS = 10000;
 const MAX_SINGLE_COPY = 5 * GiB; // CopyObject's limit
-const DEFAULT_PART = 64 * MiB;
+const DEFAULT_PART = 64 * MiB; // server-side copies: no bytes pass through here
+// Uploads and downloads: every part in flight is buffered (uploads) or one stream (downloads);
+// 16 MiB keeps memory low and gives a 256 MiB object 16 parts to run in parallel.
+const TRANSFER_PART = 16 * MiB;
 
 // Parses sizes such as "5MiB", "64MB", "1G", "1048576".
 function parseSize(value, name) {
@@ -34,8 +37,8 @@ function partRanges(size, partSize) {
 
 // Part size for a new multipart upload: the requested size (or the default), raised so the
 // object fits in 10,000 parts, kept within S3's limits.
-function choosePartSize(size, requested) {
-  let p = requested || DEFAULT_PART;
+function choosePartSize(size, requested, fallback = DEFAULT_PART) {
+  let p = requested || fallback;
   if (requested && (requested < MIN_PART || requested > MAX_PART)) {
     throw new UsageError(`--part-size must be between 5MiB and 5GiB, not ${requested}`);
   }
@@ -50,4 +53,4 @@ function multipartCount(etag) {
   return m ? Number(m[1]) : 0;
 }
 
-module.exports = { MiB, GiB, MIN_PART, MAX_PART, MAX_PARTS, MAX_SINGLE_COPY, DEFAULT_PART, parseSize, partRanges, choosePartSize, multipartCount };
+module.exports = { MiB, GiB, MIN_PART, MAX_PART, MAX_PARTS, MAX_SINGLE_COPY, DEFAULT_PART, TRANSFER_PART, parseSize, partRanges, choosePartSize, multipartCount };

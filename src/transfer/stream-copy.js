@@ -4,11 +4,11 @@
 // options win. Small objects: the GetObject body streams straight into PutObject, never
 // buffered (so the SDK cannot retry that PUT: a failure fails the object). Larger ones: a
 // multipart upload whose parts are ranged GETs, each buffered so a failed UploadPart can
-// be retried: memory is partConcurrency x partSize per object.
+// be retried: the parts in flight share the run's buffer budget (multipart-upload.js).
 const { addAbortSignal } = require('stream');
 const { mergedHeaders, commonWriteParams } = require('./write-options');
-const { choosePartSize } = require('./part-layout');
-const { multipartUpload } = require('./multipart-upload');
+const { choosePartSize, TRANSFER_PART } = require('./part-layout');
+const { multipartUpload, md5 } = require('./multipart-upload');
 const { getSource, consumeBody } = require('./source-get');
 
 async function streamCopy(job) {
@@ -63,19 +63,19 @@ async function copyWhole(job) {
 
 async function copyParts(job) {
   const { item } = job;
+  const partSize = choosePartSize(item.Size, job.partSize, TRANSFER_PART);
   // The first part's response also carries the headers and tag count the upload is
   // created with; its bytes are kept for part 1 rather than fetched twice.
-  const firstLength = Math.min(item.Size, choosePartSize(item.Size, job.partSize));
+  const firstLength = Math.min(item.Size, partSize);
   const firstOut = await getSource(job, `bytes=0-${firstLength - 1}`, job.signal);
   let first = await readRange(firstOut, firstLength, job.signal);
   const params = await writeParams(job, firstOut);
-  return multipartUpload(job, item.Size, params, async ([start, end], i, signal) => {
-    if (i === 0) {
-      const buf = first;
-      first = null;
-      return buf;
-    }
-    return readRange(await getSource(job, `bytes=${start}-${end}`, signal), end - start + 1, signal);
+  return multipartUpload(job, item.Size, params, partSize, async ({ UploadId, PartNumber, range: [start, end], signal }) => {
+    let body = first;
+    first = null;
+    if (PartNumber !== 1) body = await readRange(await getSource(job, `bytes=${start}-${end}`, signal), end - start + 1, signal);
+    const out = await job.dst.uploadPart({ Key: job.key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer: job.w.RequestPayer }, signal);
+    return out.ETag;
   });
 }
 

@@ -1,12 +1,15 @@
 'use strict';
 // Local file -> S3. Small files go in one PutObject with their MD5, so S3 rejects a body
-// damaged on the way; larger ones as a multipart upload of MD5-checked parts. A file that
-// changes while we read it is not uploaded: the object would be a mix of two versions.
+// damaged on the way; larger ones as a multipart upload of MD5-checked parts. Each body is
+// read once, where the request is sent (the store's request thread). A file that changes
+// while we read it is not uploaded: the object would be a mix of two versions.
 const fs = require('fs');
 const path = require('path');
 const { localPath } = require('../stores/local-paths');
 const { mergedHeaders, commonWriteParams } = require('./write-options');
-const { multipartUpload, md5 } = require('./multipart-upload');
+const { multipartUpload } = require('./multipart-upload');
+const { choosePartSize, TRANSFER_PART } = require('./part-layout');
+const { FileChanged } = require('../stores/file-io');
 const { ObjectError } = require('../errors');
 
 const CONTENT_TYPES = {
@@ -41,58 +44,47 @@ function contentTypeFor(file) {
 }
 
 async function upload(job) {
-  const { item, src, w } = job;
-  const file = localPath(src.root, item.Key);
-  let fh;
+  const { item, w } = job;
+  const file = localPath(job.src.root, item.Key);
+  const params = {
+    ...mergedHeaders(null, w),
+    ContentType: w.ContentType || contentTypeFor(file),
+    ...commonWriteParams(w),
+    Tagging: w.Tagging,
+  };
   try {
-    fh = await fs.promises.open(file, 'r');
+    const bytes = item.Size > job.largeCopyThreshold ? await putParts(job, file, params) : await putWhole(job, file, params);
+    return { status: 'copied', bytes };
   } catch (err) {
     if (err.code === 'ENOENT') throw new ObjectError('vanished', 'deleted since it was listed');
+    if (err instanceof FileChanged) throw new ObjectError('changed', err.message);
     throw err;
   }
-  try {
-    const before = await fh.stat();
-    const params = {
-      ...mergedHeaders(null, w),
-      ContentType: w.ContentType || contentTypeFor(file),
-      ...commonWriteParams(w),
-      Tagging: w.Tagging,
-    };
-    const unchanged = async () => {
-      const after = await fh.stat();
-      if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
-        throw new ObjectError('changed', 'changed while it was being read');
-      }
-    };
-    const bytes = before.size > job.largeCopyThreshold
-      ? await multipartUpload(job, before.size, params, (range) => readRange(fh, range), unchanged)
-      : await putWhole(job, fh, before.size, params, unchanged);
-    return { status: 'copied', bytes };
-  } finally {
-    await fh.close();
-  }
 }
 
-async function putWhole(job, fh, size, params, unchanged) {
-  const body = await fh.readFile();
-  if (body.length !== size) throw new ObjectError('changed', 'changed while it was being read');
-  await unchanged();
+// One PutObject, its body read where the request is sent; a file that has grown past the
+// threshold since it was listed is not read whole: as changed, it is listed once more.
+async function putWhole(job, file, params) {
   job.stats.count('PUT');
-  await job.dst.putObject({ ...params, Key: job.key, Body: body, ContentLength: body.length, ContentMD5: md5(body) }, job.signal);
-  job.stats.bytes += body.length;
-  return body.length;
+  const out = await job.dst.putObjectFromFile({ ...params, Key: job.key }, { path: file, maxLength: job.largeCopyThreshold }, job.signal);
+  job.stats.bytes += out.bytes;
+  return out.bytes;
 }
 
-// Reads bytes [start, end] of the file; a file that got shorter has changed.
-async function readRange(fh, [start, end]) {
-  const buf = Buffer.allocUnsafe(end - start + 1);
-  let done = 0;
-  while (done < buf.length) {
-    const { bytesRead } = await fh.read(buf, done, buf.length - done, start + done);
-    if (bytesRead === 0) throw new ObjectError('changed', 'got shorter while it was being read');
-    done += bytesRead;
-  }
-  return buf;
+// A multipart upload whose every part comes from the version of the file seen here.
+async function putParts(job, file, params) {
+  const before = await fs.promises.stat(file);
+  const expect = { size: before.size, mtimeMs: before.mtimeMs };
+  const partSize = choosePartSize(before.size, job.partSize, TRANSFER_PART);
+  const unchanged = async () => {
+    const after = await fs.promises.stat(file);
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new FileChanged('changed while it was being read');
+  };
+  return multipartUpload(job, before.size, params, partSize, async ({ UploadId, PartNumber, range: [start, end], signal }) => {
+    const out = await job.dst.putObjectFromFile({ Key: job.key, UploadId, PartNumber, RequestPayer: params.RequestPayer },
+      { path: file, position: start, length: end - start + 1, expect }, signal);
+    return out.ETag;
+  }, unchanged);
 }
 
 module.exports = { upload, contentTypeFor };

@@ -1,6 +1,6 @@
 'use strict';
-// Throttling reduces copy concurrency and it climbs back when the throttling ends:
-// asserted on the concurrency trace the run records, not on timing.
+// Throttling reduces the copy concurrency of the prefix it hits and it climbs back when the
+// throttling ends: asserted on the concurrency trace the run records, not on timing.
 const s3blitz = require('../../src');
 const { createBucket, putObjects, connection } = require('../helpers/s3env');
 const { startFaultProxy } = require('../helpers/fault-proxy');
@@ -21,7 +21,7 @@ test('the concurrency trace falls under SlowDown and recovers after it', async (
       credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
       // Throttling stops once the run has backed off to 8 copies at once.
       onConcurrency: (ev) => {
-        if (ev.name !== 'copy') return;
+        if (ev.name !== 'prefix "k/"') return;
         events.push({ ...ev, copied, throttling: !stopped });
         if (ev.limit <= 8 && !stopped) { stopped = true; proxy.setRates({ slowDown: 0 }); }
       },
@@ -29,7 +29,7 @@ test('the concurrency trace falls under SlowDown and recovers after it', async (
     });
     expect(r.ok).toBe(true);
     expect(r.copied.objects).toBe(keys.length);
-    const trace = r.concurrencyTrace.copy;
+    const trace = r.concurrencyTrace.prefixes['k/'];
     const lowest = Math.min(...trace.map((e) => e.limit));
     expect(lowest).toBeLessThan(64);
     const lowAt = trace.findIndex((e) => e.limit === lowest);
@@ -38,6 +38,8 @@ test('the concurrency trace falls under SlowDown and recovers after it', async (
     expect(events.filter((e) => e.throttling).every((e) => e.reason === 'throttled')).toBe(true);
     expect(events[events.length - 1]).toMatchObject({ reason: 'recovering', throttling: false });
     expect(r.stats.throttles).toBeGreaterThan(0);
+    // Only the prefix slowed down: the run's own limit never moved.
+    expect(r.concurrencyTrace.copy.map((e) => e.reason)).toEqual(['start']);
   } finally {
     await proxy.close();
   }

@@ -1,0 +1,128 @@
+'use strict';
+// Request bodies read from local files and answers written to them, for the lean path's
+// uploads and downloads. Both run where the request is sent (usually the request thread),
+// with synchronous calls: a few microseconds each on a local disk, where a promise-based
+// call costs the main thread more than the work. A body is read once: its MD5 is taken from
+// the same buffer that is sent.
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const { promisify } = require('util');
+
+class FileChanged extends Error {}
+
+/**
+ * Bytes [position, position + length) of a file, with their MD5 (base64). length undefined:
+ * the whole file (at most maxLength bytes). A file whose size or modification time changes
+ * while it is read, or differs from expect {size, mtimeMs} (the version a multipart upload's
+ * other parts come from), or that is shorter than the range, throws FileChanged: its object
+ * would mix two versions.
+ */
+function readFilePart({ path: file, position = 0, length, expect, maxLength }) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const before = fs.fstatSync(fd);
+    if (expect && (before.size !== expect.size || before.mtimeMs !== expect.mtimeMs)) throw new FileChanged('changed while it was being uploaded');
+    const n = length === undefined ? before.size - position : length;
+    if (maxLength !== undefined && n > maxLength) throw new FileChanged(`grew to ${before.size} bytes since it was listed`);
+    // allocUnsafeSlow: a buffer of its own, which can move to another thread without a copy.
+    const body = Buffer.allocUnsafeSlow(n);
+    for (let done = 0; done < n;) {
+      const got = fs.readSync(fd, body, done, n - done, position + done);
+      if (got === 0) throw new FileChanged('got shorter while it was being read');
+      done += got;
+    }
+    const after = fs.fstatSync(fd);
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new FileChanged('changed while it was being read');
+    return { body, md5: crypto.createHash('md5').update(body).digest('base64'), size: before.size };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// Creating a file costs the kernel far more than writing it (half a millisecond of CPU on
+// some file systems): it runs on libuv's thread pool, not on the thread that reads sockets.
+// A raw descriptor (closed here with closeSync), not a FileHandle that closes itself when collected.
+const openFd = promisify(fs.open);
+async function createExclusive(file) {
+  try {
+    return await openFd(file, 'wx');
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    return openFd(file, 'wx');
+  }
+}
+
+const HOLD_MAX = 1 << 20; // a whole body up to this size is written once, when complete
+
+/**
+ * Where a download's bytes go: spec {path, position} writes into an existing file at an offset
+ * (a range of a large object; the file is opened here, so a request cut short elsewhere never
+ * writes through a descriptor that was closed and reused); spec {tmp, final, mtime} creates
+ * tmp (and its folder), writes the whole body, and on finish sets its modification time and
+ * renames it to final, so no half-written file ever has the final name. length: the bytes
+ * expected. Resolves to {sink, finish(bytes), abort()}; sink and finish are synchronous.
+ */
+async function openFileSink(spec) {
+  const whole = spec.tmp !== undefined;
+  const fd = whole ? await createExclusive(spec.tmp) : fs.openSync(spec.path, 'r+');
+  const base = spec.position || 0;
+  // A small whole body is held and written in one call; larger ones as they arrive.
+  const held = whole && spec.length !== undefined && spec.length <= HOLD_MAX ? [] : null;
+  let open = true;
+  const close = () => { if (open) { open = false; fs.closeSync(fd); } };
+  const write = (chunk, at) => {
+    for (let done = 0; done < chunk.length;) done += fs.writeSync(fd, chunk, done, chunk.length - done, at + done);
+  };
+  return {
+    sink(chunk, offset) {
+      if (held && offset + chunk.length <= HOLD_MAX) held.push(Buffer.from(chunk)); // socket chunks are reused
+      else {
+        if (held && held.length) { write(Buffer.concat(held.splice(0)), base); }
+        write(chunk, base + offset);
+      }
+    },
+    finish(bytes) {
+      if (spec.length !== undefined && bytes !== spec.length) throw new Error(`GET returned ${bytes} bytes where ${spec.length} were expected`);
+      if (held && held.length) write(held.length === 1 ? held[0] : Buffer.concat(held), base);
+      if (whole && spec.mtime !== undefined) fs.futimesSync(fd, new Date(), new Date(spec.mtime));
+      close();
+      if (whole) fs.renameSync(spec.tmp, spec.final);
+    },
+    abort() {
+      try { close(); } catch { /* already closed */ }
+      if (whole) { try { fs.unlinkSync(spec.tmp); } catch { /* never created, or gone */ } }
+    },
+  };
+}
+
+/**
+ * Sends a request on an HttpPool, with its body read from a file (request.file.read: the
+ * spec of readFilePart; Content-MD5 and Content-Length are set here, unsigned) or its answer
+ * written to one (request.file.write: the spec of fileSink). Resolves as HttpPool#fetch
+ * does, with bytes: the body's length either way.
+ */
+async function fetchWithFile(pool, request, track) {
+  const { file } = request;
+  if (file && file.read) {
+    const { body, md5 } = readFilePart(file.read);
+    const headers = { ...request.options.headers, 'content-md5': md5, 'content-length': String(body.length) };
+    const res = await pool.fetch({ ...request, file: undefined, body, options: { ...request.options, headers } }, track);
+    return { ...res, bytes: body.length };
+  }
+  if (file && file.write) {
+    const out = await openFileSink(file.write);
+    try {
+      const res = await pool.fetch({ ...request, file: undefined, sink: out.sink }, track);
+      out.finish(res.bytes);
+      return res;
+    } catch (err) {
+      out.abort();
+      throw err;
+    }
+  }
+  return pool.fetch(request, track);
+}
+
+module.exports = { readFilePart, openFileSink, fetchWithFile, FileChanged };
