@@ -39,7 +39,7 @@ const OPTIONS = {
   depth: { default: 3, help: 'folder depth of the report\'s folder tree (of --summarize-folders: default 1)' },
   top: { default: 20, help: 'rows per group table (the rest is "other")' },
   largest: { default: 20, help: 'how many of the largest and of the oldest objects the report names' },
-  prices: { help: 'a JSON price table for the storage cost estimate (default: S3 list prices, us-east-1)' },
+  prices: {}, // a price table, or a JSON file of one (stages/storage-cost.js); default: built in
   incompleteUploads: { default: true, help: 'count incomplete multipart uploads (ListMultipartUploads)' },
   map: {}, mapList: {}, reduce: {}, finally: {}, default: {}, onValue: {},
   // Key mapping.

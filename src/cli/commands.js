@@ -80,7 +80,7 @@ function register(program) {
     .option('--depth <n>', help('depth'))
     .option('--top <n>', help('top'))
     .option('--largest <n>', help('largest'))
-    .option('--prices <file>', help('prices'))
+    .option('--prices <file>', 'a JSON price table for the storage cost estimate (default: S3 list prices for us-east-1, see the README)')
     .option('--no-incomplete-uploads', 'do not list incomplete multipart uploads')
     .addHelpText('after', examples([
       's3blitz summarize .',

@@ -113,6 +113,12 @@ function s3blitzReport(document, data) {
             'class': 'sub', x: sc.x.toFixed(1), y: sc.y.toFixed(1), width: Math.max(0, sc.w - 1).toFixed(1), height: Math.max(0, sc.h - 1).toFixed(1),
             fill: sc.item.kind === 'folder' ? 'hsl(' + hue + ',45%,' + (62 + (s % 3) * 6) + '%)' : sc.item.kind === 'files' ? '#c4c9cf' : '#e4e7ea',
           }));
+          if (sc.w > 40 && sc.h > 14) {
+            var subChars = Math.floor((sc.w - 6) / 6), subFull = sc.item.name + ' ' + human(sc.item.bytes);
+            var subLabel = el(SVGNS, 'text', { x: (sc.x + 3).toFixed(1), y: (sc.y + 11).toFixed(1), 'class': 'sub-label' });
+            subLabel.textContent = subFull.length <= subChars ? subFull : sc.item.name.length > subChars ? sc.item.name.slice(0, Math.max(1, subChars - 1)) + '…' : sc.item.name;
+            g.appendChild(subLabel);
+          }
         }
       }
       if (c.w > 46 && c.h > 16) {

@@ -38,6 +38,7 @@ svg .axis{stroke:var(--line)}
 #treemap .cell.drill:hover .mark,#treemap .cell.drill:focus .mark{stroke:#1d232b;stroke-width:2}
 #treemap text{font-size:12px;pointer-events:none}
 #treemap text.size{fill:var(--muted);font-size:11px}
+#treemap text.sub-label{font-size:10px;fill:#333}
 .tm-nav{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0}
 .tm-nav button{font:inherit;font-size:.9em;border:1px solid var(--line);background:var(--bg);border-radius:5px;padding:3px 9px;cursor:pointer}
 .tm-nav button[aria-current]{font-weight:600;background:var(--soft)}
