@@ -211,4 +211,11 @@ test('Markdown and the compare report: --format and --output', async () => {
   const images = j.folders.find((f) => f.name === 'images/');
   expect(images.classes['size-differs']).toMatchObject({ objects: 1, examples: ['images/cat.jpg'] });
   expect(images.classes['only-source']).toMatchObject({ objects: 2 });
+  // sync --dryrun says where the differences are, and changes nothing.
+  const dry = await runCli(['sync', `s3://${bucket}/images/`, `s3://${other}/images/`, '--dryrun']);
+  expect(dry.code).toBe(0);
+  expect(dry.stdout).toMatch(/Differences by top-level folder\nfolder\s+class\s+objects\s+bytes\s+examples\n/);
+  expect(dry.stdout).toMatch(/\n\(top\)\s+size-differs\s+1\s+.*images\/cat\.jpg/);
+  expect(dry.stdout).toMatch(/\nthumbs\/\s+only-source\s+1\s+700 B\s+images\/thumbs\/t1\.png/);
+  expect((await sequentialList(other)).length).toBe(2);
 });
