@@ -31,8 +31,7 @@ function cellText(c) {
 function cellSortValue(c) {
   const { v, t } = c;
   if (v === null || v === undefined) return '';
-  if (t === 'date') return String(Date.parse(v));
-  return typeof v === 'number' ? String(v) : String(v);
+  return t === 'date' ? String(Date.parse(v)) : String(v);
 }
 
 module.exports = { cellText, cellSortValue, usdText };

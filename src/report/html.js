@@ -51,7 +51,8 @@ table.sortable th{cursor:pointer;user-select:none}
 th[aria-sort=descending]::after{content:" ▾"}
 th[aria-sort=ascending]::after{content:" ▴"}
 .r{text-align:right;white-space:nowrap}
-td.key{word-break:break-all;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
+.nw{white-space:nowrap}
+td.key{overflow-wrap:anywhere;min-width:9em;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 ul.examples{margin:.3em 0;padding-left:1.2em;font-size:.9em}
 @media (max-width:600px){main{padding:10px}body{font-size:14px}.figure .v{font-size:1.15em}}
 @media print{.tm-nav button{display:none}main{max-width:none;padding:0}h2{break-after:avoid}section{break-inside:auto}tr{break-inside:avoid}a{color:inherit}}
@@ -69,7 +70,8 @@ function htmlTable(sec, { sortable = true } = {}) {
   const types = sec.columns.map((_, i) => (sec.rows.length ? sec.rows[0][i].t : 'text'));
   const head = sec.columns.map(([label, align], i) => `<th class="${align === 'r' ? 'r' : ''}" data-type="${numeric(types[i]) ? 'num' : 'text'}" scope="col">${esc(label)}</th>`).join('');
   const body = sec.rows.map((r) => `<tr>${r.map((c, i) => {
-    const cls = c.t === 'key' ? 'key' : sec.columns[i][1] === 'r' ? 'r' : '';
+    const short = c.t === 'text' && String(c.v ?? '').length <= 24; // "only-source", "STANDARD_IA": kept on one line
+    const cls = c.t === 'key' ? 'key' : sec.columns[i][1] === 'r' ? 'r' : short ? 'nw' : '';
     return `<td${cls ? ` class="${cls}"` : ''} data-v="${esc(cellSortValue(c))}">${esc(cellText(c))}</td>`;
   }).join('')}</tr>`).join('\n');
   return `<div class="scroll"><table class="${sortable ? 'sortable' : ''}" data-table="${esc(sec.id)}"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
