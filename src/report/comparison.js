@@ -47,7 +47,7 @@ function comparisonHtml(r, { command, generatedAt } = {}) {
   return htmlPage({
     title: `s3blitz comparison: ${escapeKey(r.source)} → ${escapeKey(r.target)}`,
     heading: `Comparison: ${escapeKey(r.source)} → ${escapeKey(r.target)}`,
-    command, generatedAt, complete: r.complete, body: parts.join('\n'), data: null,
+    command, generatedAt, complete: r.complete, body: parts.join('\n'), data: {}, // the script sorts its tables
   });
 }
 

@@ -88,7 +88,7 @@ function summaryHtml(res, { command, generatedAt } = {}) {
     heading: `Bucket report: ${escapeKey(res.source)}`,
     command, generatedAt, complete: res.complete,
     body: parts.join('\n'),
-    data: s.tree ? { tree: compactTree(s.tree.root), rootLabel: escapeKey(res.source) } : null,
+    data: s.tree ? { tree: compactTree(s.tree.root), rootLabel: escapeKey(res.source) } : {},
     footer,
   });
 }
