@@ -148,7 +148,7 @@ function blitzSpec(op, args, endpoint) {
 const LIST_OPS = ['ListObjectsV2', 'ListObjects'];
 const SHORT = { ListObjectsV2: 'LIST', ListObjects: 'LISTv1', CopyObject: 'COPY', HeadObject: 'HEAD', GetObject: 'GET', PutObject: 'PUT' };
 
-async function measure(ctx, row, spec, { expect, target, digest, parse, cap }) {
+async function measure(ctx, row, spec, { expect, target, digest, parse, cap, raw }) {
   const { fake } = ctx;
   const timeoutSec = cap || ctx.timeoutSec;
   if (target) await fake.clear(target); // every copy starts from an empty target
@@ -164,7 +164,7 @@ async function measure(ctx, row, spec, { expect, target, digest, parse, cap }) {
   out.fakeShare = st.cpu.total / (st.cpu.total + r.cpuSec);
   const problems = [];
   if (parse) {
-    try { Object.assign(out, parse(JSON.parse(r.output.join('\n')))); } catch (e) { problems.push(`unparsable --json output (${e.message})`); }
+    try { const text = r.output.join('\n'); Object.assign(out, parse(raw ? text : JSON.parse(text))); } catch (e) { problems.push(`unparsable --json output (${e.message})`); }
   }
   if (row.tool === 's3blitz' && !parse) { // ls -v: the request statistics line on stderr
     const m = /efficiency ([\d.]+), in flight mean ([\d.]+) max (\d+), splits \d+, hedges (\d+)/.exec(r.stderrTail);
@@ -333,6 +333,10 @@ async function main() {
       blitzSpec('ls', ['ls', 's3://list', '-v'], E), { expect: L.count });
     await measure(ctx, { group: 'list', tool: 's3blitz', op: 'summarize', settings: 'default (--list-concurrency 100)', data: L.label },
       blitzSpec('summarize', ['summarize', 's3://list', '--json'], E), { expect: L.count, parse: (j) => ({ count: j.objects, ...ownStats(j) }) });
+    // The HTML report of the same listing, to compare with the row above (issue 17: at most 15% more).
+    await measure(ctx, { group: 'list', tool: 's3blitz', op: 'summarize --format html', settings: 'default (--list-concurrency 100)', data: L.label },
+      blitzSpec('summarize', ['summarize', 's3://list', '--format', 'html'], E),
+      { expect: L.count, raw: true, parse: (html) => ({ count: Number((/data-figure="objects" data-value="(\d+)"/.exec(html) || [])[1]), htmlBytes: Buffer.byteLength(html) }) });
 
     console.log('# copy (server-side, into an empty bucket)');
     const C = all(copy);

@@ -35,8 +35,12 @@ const OPTIONS = {
   reorderWindow: {}, maxQueuedPages: {},
   // summarize, each, map.
   summarizeFolders: {},
-  depth: { default: 1, help: 'folder depth for --summarize-folders' },
+  // The folder tree's depth; --summarize-folders' flat table keeps its own default of 1.
+  depth: { default: 3, help: 'folder depth of the report\'s folder tree (of --summarize-folders: default 1)' },
   top: { default: 20, help: 'rows per group table (the rest is "other")' },
+  largest: { default: 20, help: 'how many of the largest and of the oldest objects the report names' },
+  prices: {}, // a price table, or a JSON file of one (stages/storage-cost.js); default: built in
+  incompleteUploads: { default: true, help: 'count incomplete multipart uploads (ListMultipartUploads)' },
   map: {}, mapList: {}, reduce: {}, finally: {}, default: {}, onValue: {},
   // Key mapping.
   toPrefix: {}, addPrefix: {}, toKey: {},

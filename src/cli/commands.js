@@ -1,7 +1,8 @@
 'use strict';
 // The read-only commands: thin shells over the library.
 const lib = require('../index');
-const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
+const { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportOptions } = require('./options');
+const { checkOutput, writeReport, commandLine } = require('./report-output');
 const { runAction, writeOut, apiExample, formatOf } = require('./run');
 const report = require('../report');
 const { itemJson, itemLong, chunkLines, statsText } = report.format;
@@ -72,25 +73,32 @@ function register(program) {
       return 0;
     }));
 
-  common(program.command('summarize').alias('summary'))
-    .description('count objects and bytes: sizes, storage classes, folders, extensions, ages')
+  reportOptions(common(program.command('summarize').alias('summary')))
+    .description('count objects and bytes: sizes, ages, storage classes and their cost, folders, extensions, the largest and oldest objects, troublesome keys, incomplete uploads')
     .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder', '.')
     .option('--summarize-folders', 'group by folder')
     .option('--depth <n>', help('depth'))
     .option('--top <n>', help('top'))
+    .option('--largest <n>', help('largest'))
+    .option('--prices <file>', 'a JSON price table for the storage cost estimate (default: S3 list prices for us-east-1, see the README)')
+    .option('--no-incomplete-uploads', 'do not list incomplete multipart uploads')
     .addHelpText('after', examples([
       's3blitz summarize .',
       's3blitz summarize s3://my-bucket --summarize-folders --depth 2',
       's3blitz summarize s3://my-bucket/logs/ --json > summary.json',
+      's3blitz summarize s3://my-bucket --output report.html      # one self-contained page to share',
+      's3blitz summarize s3://my-bucket --format markdown --depth 2 --largest 10',
     ]))
     .action(runAction(async ({ args: [source], opts, signal }) => {
+      const fmt = formatOf(opts);
+      checkOutput(opts.output);
       const extra = { summarizeFolders: Boolean(opts.summarizeFolders) };
-      if (opts.depth !== undefined) extra.depth = opts.depth;
-      if (opts.top !== undefined) extra.top = opts.top;
+      for (const k of ['depth', 'top', 'largest', 'prices']) if (opts[k] !== undefined) extra[k] = opts[k];
+      if (opts.incompleteUploads === false) extra.incompleteUploads = false;
       const { example, libOpts } = prepare('summarize', source, opts, signal, extra);
       if (example) return writeOut(example);
       const res = await lib.summarize(libOpts);
-      await writeOut(report.summary(res)[formatOf(opts)]());
+      await writeReport(opts, lib.report(res, { format: fmt, command: commandLine() }));
       finish(opts, res);
       return 0;
     }));

@@ -1,7 +1,9 @@
 'use strict';
 // compare and sync: thin shells over the library.
 const lib = require('../index');
-const { connectionOptions, sourceOptions, outputOptions } = require('./options');
+const { connectionOptions, sourceOptions, outputOptions, reportOptions } = require('./options');
+const { checkOutput, writeReport, commandLine } = require('./report-output');
+const { UsageError } = require('../errors');
 const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy } = require('./copy-command');
 const { runAction, writeOut, apiExample, formatOf } = require('./run');
 const report = require('../report');
@@ -29,7 +31,7 @@ function registerCompare(program) {
     .description('compare a source with a target: what is missing, extra or different, in one merge of two listings')
     .argument('[source]', 's3://bucket/prefix or a local folder')
     .argument('[target]', 's3://bucket/prefix or a local folder');
-  outputOptions(compareOptions(targetOptions(sourceOptions(connectionOptions(cmp)))))
+  reportOptions(outputOptions(compareOptions(targetOptions(sourceOptions(connectionOptions(cmp))))))
     .option('--show <classes>', `list the keys of these classes (comma-separated: ${CLASSES.join(', ')}, all)`)
     .addHelpText('after', `
 Classes, in precedence: only-source, only-target, size-differs, content-differs (ETags
@@ -41,6 +43,7 @@ Examples:
   $ s3blitz compare s3://src-bucket/data/ s3://dst-bucket/data/
   $ s3blitz compare s3://src-bucket s3://dst-bucket --show only-source,size-differs > todo.txt
   $ s3blitz compare ./site s3://site-bucket --checksum --show all --json
+  $ s3blitz compare s3://src-bucket s3://dst-bucket --output diff.html
 `)
     .action(runAction(async ({ args: [source, target], opts, signal }) => {
       const o = libOptions(source, target, opts);
@@ -48,6 +51,8 @@ Examples:
       const show = new Set(parseShow(opts.show));
       Object.assign(o, { signal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); } });
       const fmt = formatOf(opts);
+      if (show.size && !report.pairLine[fmt]) throw new UsageError(`--show prints one line per key, as text or json, not ${fmt}`);
+      checkOutput(opts.output);
       let out = '';
       o.onPair = (rec) => {
         if (!show.has(rec.class)) return;
@@ -57,7 +62,7 @@ Examples:
       delete o.show;
       const r = await lib.compare(o);
       await writeOut(out);
-      if (!show.size) await writeOut(report.comparison(r)[fmt]());
+      if (!show.size) await writeReport(opts, lib.report(r, { format: fmt, command: commandLine() }));
       for (const u of r.unmappable) process.stderr.write(report.problemLine('failed', u.key, u.reason));
       if (opts.verbose) process.stderr.write(`method: ${r.methodNote}\n${report.format.statsText(r.stats)}\n`);
       return r.identical ? 0 : 1;

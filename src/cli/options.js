@@ -38,6 +38,13 @@ function outputOptions(cmd, { json = true } = {}) {
     .option('--api-example', 'print the equivalent library call instead of running');
 }
 
+// The report's format and where it goes (summarize, compare).
+function reportOptions(cmd) {
+  return cmd
+    .option('--format <format>', 'text, json, markdown or html (default: from --output\'s extension, else text)')
+    .option('-o, --output <file>', 'write the report to file instead of stdout');
+}
+
 // CLI option values to library options (camelCase, numbers checked by the library).
 function libraryOptions(source, opts) {
   const o = {};
@@ -50,4 +57,4 @@ function libraryOptions(source, opts) {
   return o;
 }
 
-module.exports = { connectionOptions, sourceOptions, outputOptions, libraryOptions };
+module.exports = { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportOptions };

@@ -1,6 +1,6 @@
 'use strict';
 // Runs a command action: exit codes, one-line errors, signals, EPIPE, --api-example.
-const { S3BlitzError, EXIT } = require('../errors');
+const { S3BlitzError, EXIT, UsageError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { Journal } = require('../journal/journal');
 const { CLI } = require('../options');
@@ -14,9 +14,20 @@ function writeOut(text) {
   });
 }
 
-// The one place the CLI picks its output format.
+const FORMATS = ['text', 'json', 'markdown', 'html'];
+const BY_EXTENSION = { '.html': 'html', '.htm': 'html', '.md': 'markdown', '.markdown': 'markdown', '.json': 'json' };
+
+// The one place the CLI picks its output format: --format, else --json, else the
+// extension of --output (report.html, report.md, report.json), else text.
 function formatOf(opts) {
-  return opts.json ? 'json' : 'text';
+  if (opts.format !== undefined) {
+    if (!FORMATS.includes(opts.format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(opts.format)}`);
+    if (opts.json && opts.format !== 'json') throw new UsageError(`--json and --format ${opts.format} contradict each other`);
+    return opts.format;
+  }
+  if (opts.json) return 'json';
+  if (typeof opts.output === 'string') return BY_EXTENSION[require('path').extname(opts.output).toLowerCase()] || 'text';
+  return 'text';
 }
 
 function apiExample(fnName, libOpts) {
@@ -90,4 +101,4 @@ function reportError(err) {
   process.exitCode = known ? e.exitCode : EXIT.FATAL;
 }
 
-module.exports = { runAction, writeOut, apiExample, reportError, formatOf };
+module.exports = { runAction, writeOut, apiExample, reportError, formatOf, FORMATS };

@@ -2,6 +2,13 @@
 // The report of a comparison (compare's result), and the line of one pair for --show.
 const { escapeKey, humanBytes, table } = require('./format');
 const { fmtInt } = require('../progress');
+const { classSection, folderSection, comparisonHeadline } = require('./comparison-model');
+const { cellText } = require('./cells');
+const { mdEscape, mdTable, mdSection, mdCode } = require('./markdown');
+const { htmlPage, htmlTable, figuresHtml, esc } = require('./html');
+const { barChart } = require('./svg-charts');
+
+const TEXT_FOLDER_ROWS = 30;
 
 // One row per class, in the result's order (compare's precedence).
 function classTable(classes) {
@@ -10,10 +17,46 @@ function classTable(classes) {
   return table(rows, ['l', 'r', 'r', 'r']) + '\n';
 }
 
-function comparisonReport(r) {
+// Where the differences are, as a text table (nothing when nothing differs).
+function folderText(folders, limit = TEXT_FOLDER_ROWS) {
+  const sec = folderSection(folders, { limit });
+  if (!sec || !sec.rows.length) return '';
+  const rows = [sec.columns.map(([label]) => label), ...sec.rows.map((r) => r.map(cellText))];
+  return `\n${sec.title}\n${table(rows, sec.columns.map(([, a]) => a))}\n${sec.note ? `${sec.note}\n` : ''}`;
+}
+
+function comparisonMarkdown(r, { command, generatedAt } = {}) {
+  let out = `# Comparison: ${mdEscape(r.source)} → ${mdEscape(r.target)}\n\n`;
+  out += `Made ${cellText({ v: generatedAt || new Date(), t: 'date' })}${command ? ` by ${mdCode(command)}` : ''}.` +
+    `${r.complete === false ? ' **A listing is incomplete: it stopped early.**' : ''}\n\n`;
+  out += mdTable([['figure', 'l'], ['value', 'r']], comparisonHeadline(r).map((f) => [{ v: f.label, t: 'text' }, { v: f.v, t: f.t }])) + '\n';
+  out += mdSection(classSection(r.classes));
+  const fs = folderSection(r.folders);
+  if (fs && fs.rows.length) out += mdSection(fs);
+  return out;
+}
+
+function comparisonHtml(r, { command, generatedAt } = {}) {
+  const classes = classSection(r.classes);
+  const parts = [figuresHtml(comparisonHeadline(r))];
+  parts.push(`<section id="classes"><h2>Classes</h2><div class="charts">${barChart('compare-classes', 'Keys by class',
+    Object.entries(r.classes).map(([c, t]) => ({ label: c, value: t.objects, text: fmtInt(t.objects) })))}` +
+    `${barChart('compare-bytes', 'Bytes by class', Object.entries(r.classes).map(([c, t]) => ({ label: c, value: t.bytes, text: humanBytes(t.bytes) })))}</div>\n${htmlTable(classes)}</section>`);
+  const fs = folderSection(r.folders);
+  if (fs && fs.rows.length) parts.push(`<section id="difference-folders"><h2>${esc(fs.title)}</h2>${htmlTable(fs)}${fs.note ? `<p class="note">${esc(fs.note)}</p>` : ''}</section>`);
+  return htmlPage({
+    title: `s3blitz comparison: ${escapeKey(r.source)} → ${escapeKey(r.target)}`,
+    heading: `Comparison: ${escapeKey(r.source)} → ${escapeKey(r.target)}`,
+    command, generatedAt, complete: r.complete, body: parts.join('\n'), data: {}, // the script sorts its tables
+  });
+}
+
+function comparisonReport(r, options = {}) {
   return {
-    text: () => classTable(r.classes) + (r.identical ? 'identical\n' : 'different\n'),
-    json: () => JSON.stringify({ source: r.source, target: r.target, identical: r.identical, method: r.method, classes: r.classes, complete: r.complete, unmappable: r.unmappable, stats: r.stats }, null, 2) + '\n',
+    text: () => classTable(r.classes) + folderText(r.folders) + (r.identical ? 'identical\n' : 'different\n'),
+    json: () => JSON.stringify({ source: r.source, target: r.target, identical: r.identical, method: r.method, classes: r.classes, folders: r.folders, complete: r.complete, unmappable: r.unmappable, stats: r.stats }, null, 2) + '\n',
+    markdown: () => comparisonMarkdown(r, options),
+    html: () => comparisonHtml(r, options),
   };
 }
 
@@ -24,4 +67,4 @@ const pairLine = {
   json: (rec) => JSON.stringify({ class: rec.class, key: rec.key, targetKey: rec.targetKey, source: pairSide(rec.source), target: pairSide(rec.target) }) + '\n',
 };
 
-module.exports = { comparisonReport, pairLine, classTable };
+module.exports = { comparisonReport, pairLine, classTable, folderText };

@@ -2,6 +2,7 @@
 // The report of a copy result: cp's, and sync's (which adds classes and deletes); and the
 // lines printed while a run goes: planned copies and deletes of a dry run, problems.
 const { escapeKey, humanBytes, tallyLine } = require('./format');
+const { folderText } = require('./comparison');
 const { fmtInt } = require('../progress');
 
 const PROBLEMS = ['failed', 'changed', 'skipped', 'vanished'];
@@ -23,6 +24,8 @@ function syncText(r) {
   s += r.dryrun ? line('would delete', r.deleted) : line('deleted', r.deleted);
   for (const k of PROBLEMS) if (r[k].objects) s += line(k, r[k]);
   if (r.deleteRefused) s += `delete skipped: ${r.deleteRefused}\n`;
+  // A dry run says where the differences are.
+  if (r.dryrun && r.folders) s += folderText(r.folders);
   return s;
 }
 

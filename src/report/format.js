@@ -68,45 +68,6 @@ function stripAnsi(s) { return s.replace(/\x1b\[[0-9;]*m/g, ''); }
 
 function pct(part, whole) { return whole ? `${((100 * part) / whole).toFixed(1)}%` : '-'; }
 
-function groupTable(title, rows, total) {
-  if (!rows || !rows.length) return '';
-  const body = [[chalk.bold(title), chalk.bold('objects'), chalk.bold('bytes'), chalk.bold('size'), chalk.bold('share')]];
-  for (const r of rows) body.push([escapeKey(r.name), fmtInt(r.objects), fmtInt(r.bytes), humanBytes(r.bytes), pct(r.bytes, total)]);
-  return table(body, ['l', 'r', 'r', 'r', 'r']) + '\n';
-}
-
-function summaryText({ summary: s, source, stats, complete }) {
-  const out = [];
-  out.push(chalk.bold(`Summary of ${source}`) + (complete ? '' : chalk.yellow('  (incomplete: stopped early)')));
-  out.push(table([
-    ['objects', fmtInt(s.objects)],
-    ['total size', `${humanBytes(s.bytes)} (${fmtInt(s.bytes)} bytes)`],
-    ['smallest', s.minSize === null ? '-' : humanBytes(s.minSize)],
-    ['mean', s.meanSize === null ? '-' : humanBytes(Math.round(s.meanSize))],
-    ['largest', s.maxSize === null ? '-' : humanBytes(s.maxSize)],
-    ['oldest', s.oldest ? `${isoDate(s.oldest.lastModified)}  ${escapeKey(s.oldest.key)}` : '-'],
-    ['newest', s.newest ? `${isoDate(s.newest.lastModified)}  ${escapeKey(s.newest.key)}` : '-'],
-  ], ['l', 'l']));
-  out.push('');
-  if (s.histogram.length) {
-    const rows = [[chalk.bold('size'), chalk.bold('objects'), chalk.bold('bytes'), '']];
-    const max = Math.max(...s.histogram.map((h) => h.objects));
-    for (const h of s.histogram) {
-      const label = h.max === null ? `>= ${humanBytes(h.min)}` : h.min === 0 ? '0 B' : `${humanBytes(h.min)} .. ${humanBytes(h.max)}`;
-      rows.push([label, fmtInt(h.objects), humanBytes(h.bytes), chalk.cyan('#'.repeat(Math.max(1, Math.round((30 * h.objects) / max))))]);
-    }
-    out.push(table(rows, ['r', 'r', 'r', 'l']), '');
-  }
-  out.push(groupTable('storage class', s.storageClasses, s.bytes));
-  if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes));
-  out.push(groupTable('extension', s.extensions, s.bytes));
-  if (s.approximate) out.push(chalk.yellow('groups beyond the 10,000 largest are folded into (other); their counts are approximate'));
-  if (stats && stats.listRequests) {
-    out.push(`list requests: ${fmtInt(stats.listRequests)} (efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(2)}), estimated request cost $${stats.estimatedCostUSD.toFixed(4)}`);
-  }
-  return out.filter((x) => x !== undefined).join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
-}
-
 // "copied      12,345 objects   1.50 GiB": a line of the cp and sync reports.
 function tallyLine(label, t, width = 11) {
   return `${label.padEnd(width)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}`;
@@ -122,5 +83,5 @@ function statsText(stats) {
 }
 
 module.exports = {
-  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine,
+  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, statsText, table, tallyLine, pct,
 };

@@ -1,11 +1,17 @@
 'use strict';
-// The report of a summary (summarize's result).
-const { summaryText } = require('./format');
+// The report of a summary (summarize's result) in every format: text for a terminal, the
+// JSON scripts read, Markdown for tickets and wikis, and one self-contained HTML page.
+const { summaryText } = require('./summary-text');
+const { summaryMarkdown } = require('./summary-markdown');
+const { summaryHtml } = require('./summary-html');
 
-function summaryReport(res) {
+/** options (Markdown and HTML): command (the command line to show), generatedAt. */
+function summaryReport(res, options = {}) {
   return {
     text: () => summaryText(res),
-    json: () => JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, stats: res.stats }, null, 2) + '\n',
+    json: () => JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, stats: res.stats, startedAt: res.startedAt, elapsedMs: res.elapsedMs }, null, 2) + '\n',
+    markdown: () => summaryMarkdown(res, options),
+    html: () => summaryHtml(res, options),
   };
 }
 

@@ -18,6 +18,7 @@ const { describeS3Error, httpStatus } = require('../stores/s3-errors');
 const { NO_PART_HEAD } = require('../transfer/server-copy');
 const { resolveLocation, listingAt } = require('../stores/location');
 const { targetConnection } = require('../stores/open-store');
+const { DifferenceFolders } = require('./difference-folders');
 
 const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
 const DIFFERENT = new Set(['only-source', 'only-target', 'size-differs', 'content-differs', 'older']);
@@ -238,6 +239,16 @@ async function classifyAll(cmp, onPair, { onSeen, stopSignal } = {}) {
   if (failure) throw failure;
 }
 
+// The classes per top-level folder below each side's prefix (see difference-folders.js).
+function differenceFolders(cmp) {
+  return new DifferenceFolders(CLASSES, { source: cmp.srcListing.range.prefix, target: cmp.dstListing.range.prefix, different: DIFFERENT });
+}
+
+function addToFolders(folders, pair, cls) {
+  if (pair.src) folders.add(cls, pair.src.Key, 'source', pair.src.Size);
+  else folders.add(cls, pair.dst.Key, 'target', pair.dst.Size);
+}
+
 /**
  * Compares a source with a target. Options: source, target (or bucket / toBucket), range
  * and filter options, toPrefix / addPrefix / toKey, compareTime, checksum, ignoreEtags,
@@ -247,9 +258,11 @@ async function compare(options = {}) {
   const show = parseShow(options.show);
   const cmp = new Comparison(options);
   const spools = Object.fromEntries(show.map((k) => [k, new Spool()]));
+  const folders = differenceFolders(cmp);
   try {
     await classifyAll(cmp, (pair, cls) => {
       cmp.tallies[cls].add((pair.src || pair.dst).Size);
+      addToFolders(folders, pair, cls);
       const rec = { class: cls, key: pair.src ? pair.src.Key : null, targetKey: pair.targetKey, source: pair.src, target: pair.dst };
       if (spools[cls]) spools[cls].push(rec);
       if (options.onPair) options.onPair(rec);
@@ -270,6 +283,7 @@ async function compare(options = {}) {
     methodNote: cmp.methodNote,
     classes,
     identical,
+    folders: folders.toJSON(),
     unmappable: cmp.failures,
     complete: cmp.srcListing.complete && cmp.dstListing.complete,
     stats: cmp.stats.toJSON(),
@@ -283,4 +297,4 @@ async function compare(options = {}) {
   };
 }
 
-module.exports = { compare, Comparison, classifyAll, CLASSES, DIFFERENT, etagVerdict, mergeJoin, parseShow };
+module.exports = { compare, Comparison, classifyAll, CLASSES, DIFFERENT, etagVerdict, mergeJoin, parseShow, differenceFolders, addToFolders };

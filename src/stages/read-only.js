@@ -2,7 +2,9 @@
 // The read-only stages over one listing: ls, summarize, each, map.
 const { Listing } = require('../list/listing');
 const { positiveInt, DEFAULTS } = require('../options');
-const { Summary } = require('./summary');
+const { Summary, FOLDERS_DEPTH } = require('./summary');
+const { loadPrices } = require('./storage-cost');
+const { incompleteUploads } = require('./incomplete-uploads');
 const { userFunction } = require('../js-function');
 const { UsageError, FatalError } = require('../errors');
 
@@ -28,12 +30,39 @@ function ls(options) {
 function summarize(options = {}) {
   const depth = positiveInt(options.depth ?? DEFAULTS.depth, '--depth');
   const top = positiveInt(options.top ?? DEFAULTS.top, '--top');
+  const largest = positiveInt(options.largest ?? DEFAULTS.largest, '--largest', { allowZero: true });
+  const prices = loadPrices(options.prices);
+  const startedAt = new Date();
   // Order does not matter to a summary: pages are taken as they arrive, nothing held back.
   return withListing({ unordered: true, ...options }, async (listing) => {
-    const summary = new Summary({ summarizeFolders: Boolean(options.summarizeFolders), depth, top });
+    const summary = new Summary({
+      summarizeFolders: Boolean(options.summarizeFolders), depth: options.depth === undefined ? FOLDERS_DEPTH : depth, treeDepth: depth,
+      top, largest, prices, prefix: listing.range.prefix,
+    });
+    // Incomplete uploads are listed beside the objects, once the store is open.
+    const uploads = (options.incompleteUploads ?? DEFAULTS.incompleteUploads)
+      ? listing.store.open().then(() => incompleteUploads(listing.store, listing.range, { signal: listing.signal }))
+      : Promise.resolve(null);
+    uploads.catch(() => {}); // awaited below; the listing's own error comes first
     for await (const chunk of listing.chunks()) summary.addChunk(chunk);
-    return { summary: summary.toJSON(), source: listing.location.text };
+    await confirmTwins(summary.trouble, listing);
+    const json = summary.toJSON();
+    json.incompleteUploads = await uploads;
+    return { summary: json, source: listing.location.text, startedAt: startedAt.toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
   });
+}
+
+// Keys whose Unicode-NFC twin may have been listed before them: asked of the store, a
+// HEAD each (at most a hundred). Buckets only: a file system may find a file under either
+// form of its name (macOS does), and could not hold both anyway.
+async function confirmTwins(trouble, listing) {
+  const store = listing.store;
+  if (store.type !== 's3' || typeof store.stat !== 'function') return;
+  for (const { key, nfc } of trouble.unconfirmed()) {
+    let found = null;
+    try { found = await store.stat(nfc, listing.signal); } catch { found = null; }
+    if (found) trouble.confirmTwin(key, nfc);
+  }
 }
 
 async function callUser(fn, args, name, key) {

@@ -1,6 +1,17 @@
 'use strict';
 // A bucket summary built one item at a time, in memory that does not grow with the bucket.
 const { GroupCounter } = require('./group-counter');
+const { SizeQuantiles } = require('./size-quantiles');
+const { AgeHistogram } = require('./age-histogram');
+const { PrefixTree } = require('./prefix-tree');
+const { KeyTrouble } = require('./key-trouble');
+const { largest: largestOf, oldest: oldestOf } = require('./top-objects');
+const { storageCost, loadPrices, SMALL_OBJECT } = require('./storage-cost');
+
+const EMPTY_EXAMPLES = 5;
+// --summarize-folders' flat table groups at depth 1 unless --depth is given (the folder
+// tree's default depth is the options table's).
+const FOLDERS_DEPTH = 1;
 
 const KiB = 1024;
 // Histogram bucket upper bounds (exclusive): 1 KiB, 4 KiB, ... 4^k KiB, then 1 TiB+.
@@ -26,28 +37,43 @@ function folderOf(key, depth) {
 }
 
 class Summary {
-  constructor({ summarizeFolders = false, depth = 1, top = 20 } = {}) {
+  /**
+   * summarizeFolders, depth: the flat folder table at one depth; treeDepth, maxTreeNodes,
+   * prefix: the folder tree below the listing's prefix; top: rows per group table;
+   * largest: how many of the largest and of the oldest objects to name; prices: a price
+   * table or a file of one (storage-cost.js).
+   */
+  constructor({ summarizeFolders = false, depth = 1, top = 20, treeDepth = 3, maxTreeNodes = 5000, largest = 20, prefix = '', prices } = {}) {
     this.objects = 0;
     this.bytes = 0;
     this.minSize = null;
     this.maxSize = null;
     this.histogram = new Array(BOUNDS.length + 1).fill(0);
     this.histogramBytes = new Array(BOUNDS.length + 1).fill(0);
-    this.classes = new Map();
+    this.classes = new Map(); // name -> [objects, bytes, objects below 128 KiB, their bytes]
     this.extensions = new GroupCounter();
     this.folders = summarizeFolders ? new GroupCounter() : null;
     this.depth = depth;
     this.top = top;
     this.oldest = null;
     this.newest = null;
+    this.quantiles = new SizeQuantiles();
+    this.ages = new AgeHistogram();
+    this.tree = new PrefixTree({ prefix, depth: treeDepth, maxNodes: maxTreeNodes });
+    this.trouble = new KeyTrouble();
+    this.largest = largestOf(largest);
+    this.oldestN = oldestOf(largest);
+    this.multipart = [0, 0];
+    this.empty = { objects: 0, folderMarkers: 0, examples: [] };
+    this.prices = loadPrices(prices);
   }
 
   add(item) {
-    this.addEntry(item.Key, item.Size, item.LastModified ? +item.LastModified : NaN, item.StorageClass);
+    this.addEntry(item.Key, item.Size, item.LastModified ? +item.LastModified : NaN, item.StorageClass, item.ETag);
   }
 
-  // One object's fields: key, size, time (ms, NaN for none), storage class.
-  addEntry(key, size, t, storageClass) {
+  // One object's fields: key, size, time (ms, NaN for none), storage class, ETag.
+  addEntry(key, size, t, storageClass, etag) {
     size = size || 0;
     this.objects++;
     this.bytes += size;
@@ -57,20 +83,33 @@ class Summary {
     while (b < BOUNDS.length && size >= BOUNDS[b]) b++;
     this.histogram[b]++;
     this.histogramBytes[b] += size;
+    this.quantiles.add(size);
     const cls = storageClass || '(none)';
     const c = this.classes.get(cls);
-    if (c) { c[0]++; c[1] += size; } else this.classes.set(cls, [1, size]);
+    const small = size < SMALL_OBJECT;
+    if (c) { c[0]++; c[1] += size; if (small) { c[2]++; c[3] += size; } } else this.classes.set(cls, [1, size, small ? 1 : 0, small ? size : 0]);
     this.extensions.add(extensionOf(key), size);
     if (this.folders) this.folders.add(folderOf(key, this.depth), size);
     if (!Number.isNaN(t)) {
       if (!this.oldest || t < this.oldest.t) this.oldest = { t, Key: key };
       if (!this.newest || t > this.newest.t) this.newest = { t, Key: key };
+      if (this.oldestN.wants(t)) this.oldestN.add({ v: t, key, size, t, storageClass: cls });
+    }
+    this.ages.add(t, size);
+    this.tree.add(key, size, t);
+    this.trouble.add(key);
+    if (this.largest.wants(size)) this.largest.add({ v: size, key, size, t, storageClass: cls });
+    if (etag && etag.indexOf('-') >= 0) { this.multipart[0]++; this.multipart[1] += size; }
+    if (size === 0) {
+      this.empty.objects++;
+      if (key.endsWith('/')) this.empty.folderMarkers++;
+      else if (this.empty.examples.length < EMPTY_EXAMPLES) this.empty.examples.push(key);
     }
   }
 
   /** chunk: a run of listed entries (stores/chunks.js), read without making items. */
   addChunk(chunk) {
-    for (let i = 0; i < chunk.length; i++) this.addEntry(chunk.key(i), chunk.size(i), chunk.time(i), chunk.storageClass(i));
+    for (let i = 0; i < chunk.length; i++) this.addEntry(chunk.key(i), chunk.size(i), chunk.time(i), chunk.storageClass(i), chunk.etag(i));
   }
 
   toJSON() {
@@ -80,6 +119,8 @@ class Summary {
       histogram.push({ min: b === 0 ? 0 : BOUNDS[b - 1], max: b < BOUNDS.length ? BOUNDS[b] : null, objects: this.histogram[b], bytes: this.histogramBytes[b] });
     }
     const at = (x) => (x ? { key: x.Key, lastModified: new Date(x.t).toISOString() } : null);
+    const classRows = [...this.classes.entries()].sort((a, b) => b[1][1] - a[1][1]);
+    const object = (e) => ({ key: e.key, size: e.size, lastModified: e.t === e.t ? new Date(e.t).toISOString() : null, storageClass: e.storageClass });
     return {
       objects: this.objects,
       bytes: this.bytes,
@@ -87,15 +128,25 @@ class Summary {
       meanSize: this.objects ? this.bytes / this.objects : null,
       maxSize: this.maxSize,
       histogram,
-      storageClasses: [...this.classes.entries()].sort((a, b) => b[1][1] - a[1][1]).map(([name, [objects, bytes]]) => ({ name, objects, bytes })),
+      storageClasses: classRows.map(([name, [objects, bytes]]) => ({ name, objects, bytes })),
       extensions: this.extensions.top(this.top),
       folders: this.folders ? this.folders.top(this.top) : undefined,
       depth: this.folders ? this.depth : undefined,
       approximate: this.extensions.folded || Boolean(this.folders && this.folders.folded),
       oldest: at(this.oldest),
       newest: at(this.newest),
+      // Added by the report of issue 17: every field above keeps its meaning.
+      sizeQuantiles: this.quantiles.toJSON(),
+      ageHistogram: this.ages.toJSON(),
+      storageCost: storageCost(classRows.map(([name, [objects, bytes, smallObjects, smallBytes]]) => ({ name, objects, bytes, smallObjects, smallBytes })), this.prices),
+      multipart: { objects: this.multipart[0], bytes: this.multipart[1] },
+      empty: this.empty,
+      tree: this.tree.toJSON(),
+      largest: this.largest.sorted().map(object),
+      oldestObjects: this.oldestN.sorted().map(object),
+      troubleKeys: this.trouble.toJSON(),
     };
   }
 }
 
-module.exports = { Summary, extensionOf, folderOf, BOUNDS };
+module.exports = { Summary, extensionOf, folderOf, BOUNDS, FOLDERS_DEPTH };

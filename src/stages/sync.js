@@ -3,7 +3,7 @@
 // remove what is only in the target: only after every copy succeeded and both listings
 // completed, from a delete set spooled to disk, and never past --max-delete or from an
 // empty source unless --force.
-const { Comparison, classifyAll, CLASSES } = require('./compare');
+const { Comparison, classifyAll, CLASSES, differenceFolders, addToFolders } = require('./compare');
 const { Tally, copyOptions, transferSockets } = require('../transfer/copier');
 const { normalizeWriteOptions } = require('../transfer/write-options');
 const { Spool } = require('../util/spool');
@@ -42,6 +42,7 @@ async function sync(options = {}) {
   const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal });
   const { copier } = run;
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
+  const folders = differenceFolders(cmp);
   const doomed = options.delete ? new Spool() : null;
   if (doomed && journal) for (const d of journal.doomed) doomed.push(d);
   let sourceObjects = journal && journal.hasNote('source-seen') ? 1 : 0;
@@ -57,6 +58,7 @@ async function sync(options = {}) {
     };
     await classifyAll(cmp, async (pair, cls) => {
       classes[cls].add((pair.src || pair.dst).Size);
+      addToFolders(folders, pair, cls);
       if (pair.src) { sourceObjects++; if (journal) journal.note('source-seen'); }
       const done = pair.token && ((outcome) => journal.finished(pair.token, outcome, pair.src, pair.targetKey));
       if (shouldCopy(cls, options)) return copier.add(pair.src, pair.targetKey, done);
@@ -81,7 +83,7 @@ async function sync(options = {}) {
   const r = await run.run({ feed, listed, finish, close });
   return {
     source: cmp.srcListing.location.text, target: cmp.dstListing.location.text, method: cmp.method, dryrun: Boolean(options.dryrun),
-    classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])),
+    classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])), folders: folders.toJSON(),
     ...copier.result(), deleted: deleted.toJSON(), deleteRefused, unmappable: cmp.failures,
     complete: r.complete, interrupted: r.interrupted, journal: r.journal,
     ok: copier.ok && cmp.failures.length === 0 && !deleteRefused,

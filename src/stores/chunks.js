@@ -20,6 +20,8 @@ class ItemChunk {
 
   storageClass(i) { return this.items[i].StorageClass; }
 
+  etag(i) { return this.items[i].ETag; }
+
   bytes() {
     let n = 0;
     for (let i = 0; i < this.items.length; i++) n += this.items[i].Size || 0;
@@ -61,6 +63,12 @@ class ColumnChunk {
   time(i) { return this.c.times[this.from + i]; }
 
   storageClass(i) { return this.c.classes ? this.c.classes[this.from + i] : 'STANDARD'; }
+
+  etag(i) {
+    const c = this.c, j = this.from + i;
+    const e0 = j === 0 ? 0 : c.etagEnds[j - 1], e1 = c.etagEnds[j];
+    return e1 > e0 ? c.etags.slice(e0, e1) : undefined;
+  }
 
   bytes() {
     let n = 0;

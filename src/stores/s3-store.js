@@ -7,7 +7,7 @@ const {
   ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand, HeadObjectCommand, GetObjectCommand,
   GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
   UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListMultipartUploadsCommand,
-  DeleteObjectsCommand,
+  DeleteObjectsCommand, ListPartsCommand,
 } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode, isThrottle, Throttled } = require('./s3-errors');
@@ -257,6 +257,31 @@ class S3Store {
   uploadPartCopy(params, signal) { return this._leanOr('uploadPartCopy', UploadPartCopyCommand, params, signal); }
   completeMultipartUpload(params, signal) { return this._leanOr('completeMultipartUpload', CompleteMultipartUploadCommand, params, signal); }
   listMultipartUploads(params, signal) { return this._send(ListMultipartUploadsCommand, params, signal); }
+
+  // A page of the multipart uploads in progress under a prefix, after a marker:
+  // {uploads: [{Key, UploadId, Initiated, StorageClass}], truncated, keyMarker, uploadIdMarker}.
+  async listUploads({ prefix, keyMarker, uploadIdMarker, signal } = {}) {
+    if (this.stats) this.stats.count('LIST_UPLOADS');
+    const out = await this._send(ListMultipartUploadsCommand, { Prefix: prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker, EncodingType: 'url' }, signal);
+    const url = out.EncodingType === 'url';
+    return {
+      uploads: (out.Uploads || []).map((u) => ({ Key: decodeKey(u.Key, url), UploadId: u.UploadId, Initiated: u.Initiated, StorageClass: u.StorageClass || 'STANDARD' })),
+      truncated: Boolean(out.IsTruncated),
+      keyMarker: decodeKey(out.NextKeyMarker, url),
+      uploadIdMarker: out.NextUploadIdMarker,
+    };
+  }
+
+  // A page of an upload's parts: {parts: [{PartNumber, Size}], truncated, partNumberMarker}.
+  async listParts({ key, uploadId, partNumberMarker, signal }) {
+    if (this.stats) this.stats.count('LIST_PARTS');
+    const out = await this._send(ListPartsCommand, { Key: key, UploadId: uploadId, PartNumberMarker: partNumberMarker }, signal);
+    return {
+      parts: (out.Parts || []).map((p) => ({ PartNumber: p.PartNumber, Size: p.Size })),
+      truncated: Boolean(out.IsTruncated),
+      partNumberMarker: out.NextPartNumberMarker,
+    };
+  }
 
   // CopyObject: the lean path (one signed PUT, no SDK middleware) unless the headers are
   // replaced; anything unusual goes to the SDK. The answer is the new object's ETag.

@@ -6,6 +6,7 @@ const v8 = require('v8');
 const vm = require('vm');
 const { summarize, each } = require('../../src/stages/read-only');
 const { SyntheticStore } = require('../helpers/synthetic-store');
+const report = require('../../src/report');
 
 v8.setFlagsFromString('--expose_gc');
 const gc = vm.runInNewContext('gc');
@@ -17,15 +18,26 @@ function sampler(every) {
   return { samples, tick: (count) => { n += count; if (n >= every) { n = 0; samples.push(heapMB()); } } };
 }
 
-test('summarize of 10,000,000 keys keeps the heap flat', async () => {
-  const store = new SyntheticStore(10_000_000);
+// The full report: folder tree (over 100,000 folders at depth 3, held to 5,000), ages,
+// quantiles, largest and oldest, classes and their cost, multipart share, extensions.
+test('summarize of 10,000,000 keys keeps the heap flat, and its HTML report stays under 2 MB', async () => {
+  const store = new SyntheticStore(10_000_000, { shape: 'tree' });
   const s = sampler(1_000_000);
   const r = await summarize({ store, source: 'synthetic', log: () => {}, onProgress: null, filter: (item) => { s.tick(1); return true; } });
   expect(r.summary.objects).toBe(10_000_000);
   expect(r.stats.keysUnique).toBe(10_000_000);
   const growth = Math.max(...s.samples.slice(1)) - s.samples[1];
   expect(growth).toBeLessThan(40); // MB, across 8 million more keys
-}, 300000);
+  expect(r.summary.tree.approximate).toBe(true);
+  expect(r.summary.tree.nodes).toBeLessThanOrEqual(5000);
+  expect(r.summary.tree.root.objects).toBe(10_000_000);
+  expect(r.summary.ageHistogram.rows.length).toBe(36);
+  expect(r.summary.multipart.objects).toBe(Math.ceil(10_000_000 / 7));
+  expect(r.summary.largest.length).toBe(20);
+  const html = report(r, { format: 'html' });
+  expect(Buffer.byteLength(html)).toBeLessThan(2 * 1024 * 1024);
+  expect(html).toContain('data-chart="size-objects"');
+}, 600000);
 
 test('negative control: keeping every item is caught', async () => {
   const store = new SyntheticStore(1_000_000);

@@ -35,7 +35,7 @@ test('the options the table knows are accepted, and work', async () => {
 });
 
 test('each default is in the table, and the library applies it', () => {
-  expect(DEFAULTS).toMatchObject({ listConcurrency: 100, copyConcurrency: 500, largeCopyConcurrency: 75, partConcurrency: 8, maxQueueSize: 10000, depth: 1, top: 20 });
+  expect(DEFAULTS).toMatchObject({ listConcurrency: 100, copyConcurrency: 500, largeCopyConcurrency: 75, partConcurrency: 8, maxQueueSize: 10000, depth: 3, top: 20, largest: 20 });
   const co = copyOptions({});
   expect(co).toMatchObject({ copyConcurrency: 500, largeCopyConcurrency: 75, partConcurrency: 8, maxQueueSize: 10000, largeCopyThreshold: 64 * 1024 * 1024 });
   expect(copyOptions({ copyConcurrency: '7', largeCopyThreshold: '1MiB' })).toMatchObject({ copyConcurrency: 7, largeCopyThreshold: 1024 * 1024 });
