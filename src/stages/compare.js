@@ -16,7 +16,7 @@ const { UsageError, FatalError } = require('../errors');
 const { showKey } = require('../list/untrusted-store');
 const { describeS3Error, httpStatus } = require('../stores/s3-errors');
 const { NO_PART_HEAD } = require('../transfer/server-copy');
-const { resolveLocation, listingAt } = require('../stores/location');
+const { folderPaths } = require('./paths');
 const { targetConnection } = require('../stores/open-store');
 
 const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
@@ -93,24 +93,34 @@ class Comparison {
     this.options = options;
     this.stats = options.stats || new RequestStats();
     this.signal = runSignal(options.signal);
-    this.srcListing = new Listing({ ...options, stats: this.stats, signal: this.signal });
+    const paths = options.paths || folderPaths(options);
+    this.srcListing = new Listing({ ...options, sourceLocation: paths.source, stats: this.stats, signal: this.signal });
     try {
-      const tgt = { ...targetConnection(options), source: options.target, bucket: options.toBucket, prefix: undefined,
-        stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined };
-      const dstLoc = resolveLocation({ location: options.target, bucket: options.toBucket }, 'target');
+      const dstLoc = paths.target;
+      const tgt = { ...targetConnection(options), source: undefined, bucket: undefined, prefix: undefined, pathFilters: undefined,
+        stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined, targetSide: true };
       this.mapper = createKeyMapper({
-        sourcePrefix: this.srcListing.range.prefix,
+        sourcePrefix: paths.source.base ?? this.srcListing.range.prefix,
         targetPrefix: dstLoc.prefix,
-        toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
+        toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey, single: paths.single,
       });
-      if (this.mapper.orderPreserving) {
+      // The target side is kept to what the source side selects (wildcards, --include /
+      // --exclude), so a sync never deletes what the source side left out.
+      const select = this.srcListing.select, unmap = this.mapper.unmapPrefix;
+      const selectKey = select && unmap ? (key) => select(unmap(key)) : undefined;
+      if (this.mapper.single) {
+        this.method = 'merge';
+        const key = paths.single.targetKey;
+        this.dstListing = new Listing({ ...tgt, sourceLocation: { ...dstLoc, prefix: key, base: '', single: key } });
+        this.empty = this.srcListing.range.empty;
+      } else if (this.mapper.orderPreserving) {
         const r = targetRange(this.srcListing, this.mapper);
         this.method = 'merge';
-        this.dstListing = new Listing({ ...tgt, ...listingAt(dstLoc, r.prefix), bucket: undefined, startAfter: r.startAfter, stopAt: r.stopAt });
+        this.dstListing = new Listing({ ...tgt, sourceLocation: { ...dstLoc, prefix: r.prefix }, startAfter: r.startAfter, stopAt: r.stopAt, selectKey });
         this.empty = r.empty;
       } else {
         this.method = 'sorted-spool';
-        this.dstListing = new Listing(tgt);
+        this.dstListing = new Listing({ ...tgt, sourceLocation: dstLoc });
         this.empty = this.srcListing.range.empty;
       }
     } catch (err) {

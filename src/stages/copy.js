@@ -13,6 +13,8 @@ const { UsageError } = require('../errors');
 const { runSignal } = require('../signal');
 const { RunJournal } = require('../journal/run-journal');
 const { CopyRun } = require('./copy-run');
+const { resolvePaths, checkMapping } = require('./paths');
+const { resolveLocation } = require('../stores/location');
 
 // Refuse what S3 would refuse for every object: a copy onto itself that changes nothing.
 function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
@@ -24,7 +26,7 @@ function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
 }
 
 // Source listing, target store, key mapper and the run for cp.
-function openCopy(options, journal) {
+function openCopy(options, journal, paths) {
   const stats = options.stats || new RequestStats();
   const signal = runSignal(options.signal);
   const w = normalizeWriteOptions(options);
@@ -33,17 +35,17 @@ function openCopy(options, journal) {
   const startAfter = journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter;
   // Copies go far slower than listing: pages listed ahead or held back for order only
   // cost memory here (the copier has its own queue of --max-queue-size objects).
-  const listing = new Listing({ ...options, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || 20000, maxQueuedPages: 4 });
+  const listing = new Listing({ ...options, sourceLocation: paths.source, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || 20000, maxQueuedPages: 4 });
   let dst, dstLoc;
   try {
     // options.targetStore: a store object of the caller's, as options.store for the source.
     ({ store: dst, location: dstLoc } = options.targetStore
       ? { store: options.targetStore, location: { bucket: options.targetStore.bucket, prefix: '', text: options.target || 'custom store' } }
-      : openStore({ ...options, stats, maxSockets: co.copyConcurrency + co.largeCopyConcurrency * co.partConcurrency }, 'target'));
+      : openStore({ ...options, targetLocation: paths.target, stats, maxSockets: co.copyConcurrency + co.largeCopyConcurrency * co.partConcurrency }, 'target'));
     const mapper = createKeyMapper({
-      sourcePrefix: listing.range.prefix,
+      sourcePrefix: paths.source.base ?? listing.range.prefix,
       targetPrefix: dstLoc.prefix,
-      toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
+      toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey, single: paths.single,
     });
     checkSelfCopy(listing.location, dstLoc, mapper, w, options);
     const run = new CopyRun({ options, journal, src: listing.store, dst, w, co, stats, signal });
@@ -61,26 +63,29 @@ function openCopy(options, journal) {
  * dryrun, plus onObject(outcome), onUpload(uploadId), signal, progress, log.
  */
 async function copy(options = {}) {
+  const paths = options.targetStore || options.store ? customPaths(options) : await resolvePaths(options, { single: true });
   const journal = RunJournal.open('cp', options);
   let c;
   try {
-    c = openCopy(options, journal);
+    c = openCopy(options, journal, paths);
+    await checkMapping(paths.source, c.mapper, c.listing.store, options.signal);
   } catch (err) {
-    if (journal) journal.keep();
+    if (c) c.close();
+    if (journal) journal.abandon();
     throw err;
   }
   const { listing, mapper, run, stats } = c;
   const { copier } = run;
-  const stop = options.stopSignal;
+  const stop = run.stopSignal;
   const detector = mapper.injective ? null : new CollisionDetector();
   let collisions = 0;
   listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
   const feed = async () => {
     for await (const page of listing.pages()) {
-      if (stop && stop.aborted) return { interrupted: true };
+      if (stop.aborted) return { interrupted: true };
       for (const item of page) {
         if (journal && journal.isDone(item.Key)) continue;
-        if (stop && stop.aborted) return { interrupted: true };
+        if (stop.aborted) return { interrupted: true };
         let targetKey;
         try {
           targetKey = mapper.map(item.Key);
@@ -103,8 +108,21 @@ async function copy(options = {}) {
   return {
     source: listing.location.text, target: c.dstLoc.text || options.toBucket, dryrun: Boolean(options.dryrun), complete: r.complete,
     interrupted: r.interrupted, journal: r.journal,
-    ...copier.result(), collisions, ok: copier.ok, stats: stats.toJSON(),
+    ...copier.result(), collisions, ok: copier.ok && !listing.noMatch, stats: stats.toJSON(),
+    ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}),
   };
+}
+
+// A caller's own stores: their paths are raw, as given.
+function customPaths(options) {
+  const raw = (p) => ({ prefix: p || '', base: p || '', raw: true });
+  return { source: options.store ? raw(options.prefix) : folderLocation(options, 'source'), target: options.targetStore ? raw('') : folderLocation(options, 'target'), single: null };
+}
+
+function folderLocation(options, role) {
+  return role === 'source'
+    ? resolveLocation({ location: options.source, bucket: options.bucket, prefix: options.prefix }, 'source')
+    : resolveLocation({ location: options.target, bucket: options.toBucket }, 'target');
 }
 
 module.exports = { copy, openCopy, checkSelfCopy };

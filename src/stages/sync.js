@@ -34,7 +34,7 @@ async function sync(options = {}) {
   try {
     cmp = new Comparison({ ...options, startAfter: journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter });
   } catch (err) {
-    if (journal) journal.keep();
+    if (journal) journal.abandon();
     throw err;
   }
   const dst = cmp.dstListing.store;
@@ -61,7 +61,7 @@ async function sync(options = {}) {
       if (shouldCopy(cls, options)) return copier.add(pair.src, pair.targetKey, done);
       if (cls === 'only-target' && doomed) { doomed.push({ key: pair.dst.Key, size: pair.dst.Size }); if (journal) journal.doom(pair.dst.Key, pair.dst.Size); }
       if (done) done(null);
-    }, { onSeen, stopSignal: options.stopSignal });
+    }, { onSeen, stopSignal: run.stopSignal });
     return { interrupted: cmp.interrupted };
   };
   // Deletes only after every copy, from complete listings, within the safety limits.
