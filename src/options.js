@@ -29,9 +29,9 @@ const env = process.env;
 const OPTIONS = {
   // Where: the source and target, and the range of keys.
   source: {}, target: {}, bucket: {}, toBucket: {}, prefix: {}, startAfter: {}, stopAt: {},
-  filter: {}, pattern: {},
+  filter: {}, pattern: {}, pathFilters: {},
   // Connection.
-  endpointUrl: {}, region: {}, profile: {}, forcePathStyle: {}, requestPayer: {}, credentials: {},
+  endpointUrl: {}, region: {}, profile: {}, forcePathStyle: {}, requestPayer: {}, credentials: {}, noSignRequest: {},
   toEndpointUrl: {}, toRegion: {}, toProfile: {}, toCredentials: {},
   // Listing.
   listConcurrency: { default: 100, help: 'list requests in flight at once' },

@@ -12,6 +12,8 @@ function targetConnection(options) {
     region: options.toRegion || options.region,
     profile: options.toProfile || options.profile,
     credentials: options.toCredentials || (options.toProfile ? undefined : options.credentials),
+    // Anonymous reads of a public source do not make the target's requests anonymous.
+    noSignRequest: false,
   };
 }
 
@@ -32,6 +34,7 @@ function openStore(options, role = 'source') {
       forcePathStyle: conn.forcePathStyle,
       requestPayer: conn.requestPayer,
       credentials: conn.credentials,
+      noSignRequest: conn.noSignRequest,
       fastPaths: options.fastPaths,
       requestThread: options.requestThread,
       maxSockets: options.maxSockets,

@@ -49,14 +49,14 @@ class S3Store {
     this.bucket = o.bucket;
     this.options = o;
     this.requestPayer = o.requestPayer;
-    const endpointUrl = o.endpointUrl || endpointFromEnv();
+    const endpointUrl = o.endpointUrl || endpointFromEnv(process.env, o.profile);
     this.endpoint = endpointUrl || 'AWS S3';
     this.stats = o.stats;
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
     this.lean = !(o.fastPaths ?? DEFAULTS.fastPaths) || o.client ? null : new LeanRequests({
-      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
+      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, anonymous: Boolean(o.noSignRequest),
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
     this.leanObjects = this.lean && new LeanObjects(this.lean);
@@ -110,7 +110,7 @@ class S3Store {
 
   async _useRegion(region) {
     const current = await this.client.config.region();
-    if (region && region !== current && !this.options.endpointUrl && !endpointFromEnv()) {
+    if (region && region !== current && !this.options.endpointUrl && !endpointFromEnv(process.env, this.options.profile)) {
       this.client = this._watch(createS3Client({ ...this.options, region }));
     }
   }
@@ -286,7 +286,7 @@ async function listBuckets(o = {}) {
     const out = await client.send(new ListBucketsCommand({}));
     return (out.Buckets || []).map((b) => ({ Name: b.Name, CreationDate: b.CreationDate, BucketRegion: b.BucketRegion }));
   } catch (err) {
-    throw describeS3Error(err, { endpoint: o.endpointUrl || endpointFromEnv(), op: 'ListBuckets' });
+    throw describeS3Error(err, { endpoint: o.endpointUrl || endpointFromEnv(process.env, o.profile), op: 'ListBuckets' });
   } finally {
     client.destroy();
   }
