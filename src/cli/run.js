@@ -4,14 +4,22 @@ const { S3BlitzError, EXIT } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { Journal } = require('../journal/journal');
 const { CLI } = require('../options');
+const { clearLine } = require('../progress');
 
 let debug = false;
 
+// Output to stdout and stderr clears the progress line first (they may share a terminal).
 function writeOut(text) {
+  clearLine();
   return new Promise((resolve) => {
     if (process.stdout.write(text)) resolve();
     else process.stdout.once('drain', resolve);
   });
+}
+
+function writeErr(text) {
+  clearLine();
+  process.stderr.write(text);
 }
 
 // The one place the CLI picks its output format.
@@ -39,11 +47,11 @@ function installSignals(hard, soft, graceful) {
     process.exitCode = code;
     if (++count > 1) {
       Journal.flushAll();
-      process.stderr.write(`\ns3blitz: interrupted again: exiting now${graceful ? '; run the same command again to resume' : ''}\n`);
+      writeErr(`\ns3blitz: interrupted again: exiting now${graceful ? '; run the same command again to resume, or add --no-resume to start afresh' : ''}\n`);
       process.exit(code);
     }
     if (graceful) {
-      process.stderr.write(`\ns3blitz: ${sig}: finishing requests in flight (up to ${GRACE_MS / 1000}s); press Ctrl-C again to exit at once\n`);
+      writeErr(`\ns3blitz: ${sig}: finishing requests in flight (up to ${GRACE_MS / 1000}s); press Ctrl-C again to exit at once\n`);
       soft.abort(reason);
       setTimeout(() => hard.abort(reason), GRACE_MS).unref();
     } else {
@@ -71,7 +79,7 @@ function runAction(fn, { graceful = false } = {}) {
     } catch (err) {
       const reason = hard.signal.aborted ? hard.signal.reason : soft.signal.aborted ? soft.signal.reason : null;
       if (reason && reason.interrupted) {
-        process.stderr.write(`s3blitz: ${reason.message}\n`);
+        writeErr(`s3blitz: ${reason.message}\n`);
         process.exitCode = reason.exitCode;
         return;
       }
@@ -84,10 +92,10 @@ function reportError(err) {
   let e = err;
   if (!(e instanceof S3BlitzError)) e = e && (e.$metadata || e.code) ? describeS3Error(e) : e;
   const known = e instanceof S3BlitzError;
-  process.stderr.write(`s3blitz: ${known ? e.message : `internal error: ${err && err.message}`}\n`);
-  if (debug) process.stderr.write(`${(err && err.stack) || err}\n${err && err.cause ? `cause: ${err.cause.stack || err.cause}\n` : ''}`);
-  else if (!known) process.stderr.write('(run with --debug for details)\n');
+  writeErr(`s3blitz: ${known ? e.message : `internal error: ${err && err.message}`}\n`);
+  if (debug) writeErr(`${(err && err.stack) || err}\n${err && err.cause ? `cause: ${err.cause.stack || err.cause}\n` : ''}`);
+  else if (!known) writeErr('(run with --debug for details)\n');
   process.exitCode = known ? e.exitCode : EXIT.FATAL;
 }
 
-module.exports = { runAction, writeOut, apiExample, reportError, formatOf };
+module.exports = { runAction, writeOut, writeErr, apiExample, reportError, formatOf };

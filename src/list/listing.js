@@ -92,6 +92,7 @@ class Listing {
       if (chunk.length) yield chunk;
     }
     this.complete = this.lister ? this.lister.complete : true;
+    if (this.complete && this.progress.listed) this.progress.listed();
     if (collect && this.complete && !this.stats.fallback) saveCachedHints(hints.where, collect.result());
   }
 

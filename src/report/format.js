@@ -56,6 +56,11 @@ function itemLong(it) {
   return `${isoDate(it.LastModified)}  ${String(it.Size).padStart(14)}  ${escapeKey(it.Key)}`;
 }
 
+// ls --long --human-readable: the size in units.
+function itemLongHuman(it) {
+  return `${isoDate(it.LastModified)}  ${humanBytes(it.Size).padStart(10)}  ${escapeKey(it.Key)}`;
+}
+
 function table(rows, aligns) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => stripAnsi(String(r[c])).length)));
   return rows.map((r) => r.map((cell, c) => {
@@ -68,19 +73,24 @@ function stripAnsi(s) { return s.replace(/\x1b\[[0-9;]*m/g, ''); }
 
 function pct(part, whole) { return whole ? `${((100 * part) / whole).toFixed(1)}%` : '-'; }
 
-function groupTable(title, rows, total) {
+// human: sizes in units only (--human-readable), without the exact byte counts.
+function groupTable(title, rows, total, human = false) {
   if (!rows || !rows.length) return '';
-  const body = [[chalk.bold(title), chalk.bold('objects'), chalk.bold('bytes'), chalk.bold('size'), chalk.bold('share')]];
-  for (const r of rows) body.push([escapeKey(r.name), fmtInt(r.objects), fmtInt(r.bytes), humanBytes(r.bytes), pct(r.bytes, total)]);
-  return table(body, ['l', 'r', 'r', 'r', 'r']) + '\n';
+  const head = [chalk.bold(title), chalk.bold('objects'), chalk.bold('bytes'), chalk.bold('size'), chalk.bold('share')];
+  const body = [human ? head.filter((_, i) => i !== 2) : head];
+  for (const r of rows) {
+    const row = [escapeKey(r.name), fmtInt(r.objects), fmtInt(r.bytes), humanBytes(r.bytes), pct(r.bytes, total)];
+    body.push(human ? row.filter((_, i) => i !== 2) : row);
+  }
+  return table(body, human ? ['l', 'r', 'r', 'r'] : ['l', 'r', 'r', 'r', 'r']) + '\n';
 }
 
-function summaryText({ summary: s, source, stats, complete }) {
+function summaryText({ summary: s, source, stats, complete }, { human = false } = {}) {
   const out = [];
   out.push(chalk.bold(`Summary of ${source}`) + (complete ? '' : chalk.yellow('  (incomplete: stopped early)')));
   out.push(table([
     ['objects', fmtInt(s.objects)],
-    ['total size', `${humanBytes(s.bytes)} (${fmtInt(s.bytes)} bytes)`],
+    ['total size', human ? humanBytes(s.bytes) : `${humanBytes(s.bytes)} (${fmtInt(s.bytes)} bytes)`],
     ['smallest', s.minSize === null ? '-' : humanBytes(s.minSize)],
     ['mean', s.meanSize === null ? '-' : humanBytes(Math.round(s.meanSize))],
     ['largest', s.maxSize === null ? '-' : humanBytes(s.maxSize)],
@@ -97,9 +107,9 @@ function summaryText({ summary: s, source, stats, complete }) {
     }
     out.push(table(rows, ['r', 'r', 'r', 'l']), '');
   }
-  out.push(groupTable('storage class', s.storageClasses, s.bytes));
-  if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes));
-  out.push(groupTable('extension', s.extensions, s.bytes));
+  out.push(groupTable('storage class', s.storageClasses, s.bytes, human));
+  if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes, human));
+  out.push(groupTable('extension', s.extensions, s.bytes, human));
   if (s.approximate) out.push(chalk.yellow('groups beyond the 10,000 largest are folded into (other); their counts are approximate'));
   if (stats && stats.listRequests) {
     out.push(`list requests: ${fmtInt(stats.listRequests)} (efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(2)}), estimated request cost $${stats.estimatedCostUSD.toFixed(4)}`);
@@ -122,5 +132,5 @@ function statsText(stats) {
 }
 
 module.exports = {
-  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine,
+  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, itemLongHuman, summaryText, statsText, table, tallyLine,
 };

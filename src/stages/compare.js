@@ -98,7 +98,7 @@ class Comparison {
     try {
       const dstLoc = paths.target;
       const tgt = { ...targetConnection(options), source: undefined, bucket: undefined, prefix: undefined, pathFilters: undefined,
-        stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined, targetSide: true };
+        stats: this.stats, signal: this.signal, progress: this.srcListing.progress.forOtherSide(), startAfter: undefined, stopAt: undefined, targetSide: true };
       this.mapper = createKeyMapper({
         sourcePrefix: paths.source.base ?? this.srcListing.range.prefix,
         targetPrefix: dstLoc.prefix,
@@ -129,6 +129,13 @@ class Comparison {
     }
     this.tallies = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
     this.failures = [];
+    // With a local side there are no comparable ETags: size and modification time decide,
+    // as aws s3 sync does (a side older than the other is `older`), unless --checksum reads
+    // the bytes. Pairs judged so are counted: their content was not checked.
+    const o = options;
+    this.localSide = this.srcListing.store.type === 'local' || this.dstListing.store.type === 'local';
+    this.timeCompared = Boolean(o.compareTime) || (this.localSide && !o.checksum && !o.sizeOnly);
+    this.judgedBySize = 0;
   }
 
   get methodNote() {
@@ -173,6 +180,10 @@ class Comparison {
     if (!src) return 'only-target';
     if (src.Size !== dst.Size) return 'size-differs';
     const o = this.options;
+    if (this.localSide && !o.checksum) {
+      this.judgedBySize++;
+      return this.timeCompared && olderSecond(dst.LastModified, src.LastModified) ? 'older' : 'same';
+    }
     const v = etagVerdict(src.ETag, dst.ETag, o.ignoreEtags);
     if (v === 'differs') return 'content-differs';
     const older = o.compareTime && dst.LastModified && src.LastModified && +dst.LastModified < +src.LastModified;
@@ -200,6 +211,13 @@ class Comparison {
     this.srcListing.close();
     this.dstListing.close();
   }
+}
+
+// Whether a was modified in an earlier second than b. S3 keeps whole seconds, file systems
+// finer: a download takes its object's second, so it is never older than its object.
+function olderSecond(a, b) {
+  if (!a || !b) return false;
+  return Math.floor(+new Date(a) / 1000) < Math.floor(+new Date(b) / 1000);
 }
 
 // null where the server cannot say (see NO_PART_HEAD): the pair is then unknown.
@@ -272,6 +290,8 @@ async function compare(options = {}) {
   for (const s of Object.values(spools)) s.close();
   const classes = Object.fromEntries(CLASSES.map((c) => [c, cmp.tallies[c].toJSON()]));
   const identical = CLASSES.every((c) => !DIFFERENT.has(c) || classes[c].objects === 0) && cmp.failures.length === 0;
+  // Pairs whose content nothing checked: unknown ones, and those judged by size and time.
+  const judgedBySize = cmp.judgedBySize + classes.unknown.objects;
   return {
     source: cmp.srcListing.location.text,
     target: cmp.dstListing.location.text,
@@ -279,6 +299,8 @@ async function compare(options = {}) {
     methodNote: cmp.methodNote,
     classes,
     identical,
+    judgedBySize,
+    verified: identical && judgedBySize === 0,
     unmappable: cmp.failures,
     complete: cmp.srcListing.complete && cmp.dstListing.complete,
     stats: cmp.stats.toJSON(),

@@ -10,7 +10,7 @@ class CopyRun {
   /**
    * @param o {options (the command's), journal (RunJournal or null), src, dst, w, co, stats, signal}
    */
-  constructor({ options, journal, src, dst, w, co, stats, signal }) {
+  constructor({ options, journal, src, dst, w, co, stats, signal, progress }) {
     this.options = options;
     this.journal = journal;
     this.dst = dst;
@@ -25,7 +25,11 @@ class CopyRun {
     this.stopSignal = stop.signal;
     this.copier = new Copier({
       src, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: stop.signal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log,
+      signal, stopSignal: stop.signal, stats, onConcurrency: options.onConcurrency, log: options.log,
+      onObject: (ev) => {
+        if (progress && ev.status !== 'planned') progress.done(ev.status, ev.size);
+        if (options.onObject) options.onObject(ev);
+      },
       onCapped: () => stop.abort(new Error('--max-failures')),
       ...RunJournal.copierHooks(journal, dst.bucket, options),
     });

@@ -48,7 +48,7 @@ function openCopy(options, journal, paths) {
       toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey, single: paths.single,
     });
     checkSelfCopy(listing.location, dstLoc, mapper, w, options);
-    const run = new CopyRun({ options, journal, src: listing.store, dst, w, co, stats, signal });
+    const run = new CopyRun({ options, journal, src: listing.store, dst, w, co, stats, signal, progress: listing.progress });
     return { stats, listing, dstLoc, mapper, run, close() { listing.close(); dst.destroy(); } };
   } catch (err) {
     listing.close();
@@ -79,7 +79,6 @@ async function copy(options = {}) {
   const stop = run.stopSignal;
   const detector = mapper.injective ? null : new CollisionDetector();
   let collisions = 0;
-  listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
   const feed = async () => {
     for await (const page of listing.pages()) {
       if (stop.aborted) return { interrupted: true };

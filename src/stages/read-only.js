@@ -10,7 +10,7 @@ async function withListing(options, body) {
   const listing = new Listing(options);
   try {
     const value = await body(listing);
-    return { ...value, complete: listing.complete, stats: listing.stats.toJSON() };
+    return { ...value, complete: listing.complete, stats: listing.stats.toJSON(), ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}) };
   } finally {
     listing.close();
   }

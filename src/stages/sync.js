@@ -38,7 +38,8 @@ async function sync(options = {}) {
     throw err;
   }
   const dst = cmp.dstListing.store;
-  const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal });
+  const progress = cmp.srcListing.progress;
+  const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal, progress });
   const { copier } = run;
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
   const doomed = options.delete ? new Spool() : null;
@@ -46,7 +47,6 @@ async function sync(options = {}) {
   let sourceObjects = journal && journal.hasNote('source-seen') ? 1 : 0;
   const deleted = new Tally();
   let deleteRefused = null;
-  cmp.srcListing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied`;
   const feed = async () => {
     const unmap = cmp.mapper.unmapPrefix || ((k) => k);
     const onSeen = (pair) => {
@@ -58,7 +58,8 @@ async function sync(options = {}) {
       classes[cls].add((pair.src || pair.dst).Size);
       if (pair.src) { sourceObjects++; if (journal) journal.note('source-seen'); }
       const done = pair.token && ((outcome) => journal.finished(pair.token, outcome, pair.src, pair.targetKey));
-      if (shouldCopy(cls, options)) return copier.add(pair.src, pair.targetKey, done);
+      if (shouldCopy(cls, { ...options, compareTime: cmp.timeCompared })) return copier.add(pair.src, pair.targetKey, done);
+      if (pair.src) progress.done('unchanged', pair.src.Size);
       if (cls === 'only-target' && doomed) { doomed.push({ key: pair.dst.Key, size: pair.dst.Size }); if (journal) journal.doom(pair.dst.Key, pair.dst.Size); }
       if (done) done(null);
     }, { onSeen, stopSignal: run.stopSignal });
