@@ -7,6 +7,8 @@ const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
 const { compare } = require('./stages/compare');
 const { sync } = require('./stages/sync');
+const { rm } = require('./stages/remove');
+const { cat, head, putStream, mb, rb } = require('./stages/objects');
 const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
@@ -37,19 +39,44 @@ function listBuckets(options = {}) {
   return listBucketsRaw(options);
 }
 
-// items and pages check their options through Listing, when first iterated.
+// items and pages check their options through Listing, when first iterated. Every export is
+// a plain name in the object below, so that Node's ESM import sees each one by name
+// (`import { copy, FatalError } from 's3blitz'`).
+const { EXIT, S3BlitzError, UsageError, FatalError, SafetyError, ObjectError } = errors;
+const report = require('./report');
+const lsChecked = checked('ls', ls);
+const summarizeChecked = checked('summarize', summarize);
+const eachChecked = checked('each', each);
+const mapChecked = checked('map', map);
+const copyChecked = checked('copy', copy);
+const compareChecked = checked('compare', compare);
+const syncChecked = checked('sync', sync);
+const listBucketsChecked = checked('listBuckets', listBuckets);
+const rmChecked = checked('rm', rm);
+const catChecked = checked('cat', cat);
+const headChecked = checked('head', head);
+const putStreamChecked = checked('putStream', putStream);
+const mbChecked = checked('mb', mb);
+const rbChecked = checked('rb', rb);
+
 module.exports = {
   items, pages,
-  ls: checked('ls', ls),
-  summarize: checked('summarize', summarize),
-  each: checked('each', each),
-  map: checked('map', map),
-  copy: checked('copy', copy),
-  cp: checked('cp', copy),
-  compare: checked('compare', compare),
-  sync: checked('sync', sync),
-  listBuckets: checked('listBuckets', listBuckets),
-  Listing, ParallelLister, compareKeys,
-  report: require('./report'),
-  ...errors,
+  ls: lsChecked,
+  summarize: summarizeChecked,
+  each: eachChecked,
+  map: mapChecked,
+  copy: copyChecked,
+  cp: copyChecked,
+  compare: compareChecked,
+  sync: syncChecked,
+  listBuckets: listBucketsChecked,
+  rm: rmChecked,
+  delete: rmChecked,
+  cat: catChecked,
+  head: headChecked,
+  putStream: putStreamChecked,
+  mb: mbChecked,
+  rb: rbChecked,
+  Listing, ParallelLister, compareKeys, report,
+  EXIT, S3BlitzError, UsageError, FatalError, SafetyError, ObjectError,
 };

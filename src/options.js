@@ -70,6 +70,9 @@ const OPTIONS = {
   // compare and sync.
   compareTime: {}, checksum: {}, ignoreEtags: {}, show: {}, sizeOnly: {}, overwrite: {},
   delete: {}, maxDelete: {}, force: {},
+  // rm, cat, head, cp from a stream.
+  deleteConcurrency: { default: 32, help: 'DeleteObjects requests (1000 keys each) at once' },
+  range: {}, tags: {}, stream: {},
   // Callbacks and run plumbing.
   signal: {}, stopSignal: {}, log: {}, progress: {}, stats: {},
   onProgress: {}, onObject: {}, onUpload: {}, onConcurrency: {}, onPair: {}, onDelete: {},

@@ -110,6 +110,7 @@ Objects that fail are named on stderr as they happen and counted at the end; the
 code is 1 when any failed. Archived (GLACIER) and vanished objects are reported, not failures.
 `)
     .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
+      if (source === '-' || target === '-') return streamCopy(source, target, opts, signal);
       const libOpts = copyLibraryOptions(source, target, opts);
       if (opts.apiExample) return writeOut(apiExample('copy', libOpts));
       libOpts.signal = signal;
@@ -122,6 +123,25 @@ code is 1 when any failed. Archived (GLACIER) and vanished objects are reported,
       const r = await lib.copy(libOpts);
       return finishCopy(report.copy(r), r, fmt, opts);
     }, { graceful: true }));
+}
+
+// cp - s3://b/k (stdin to an object) and cp s3://b/k - (an object to stdout).
+async function streamCopy(source, target, opts, signal) {
+  const { UsageError } = require('../errors');
+  const { toStdout } = require('./object-commands');
+  if (source === '-' && target === '-') throw new UsageError('cp - -: give an s3:// object on one side');
+  if (target === '-') {
+    const o = libraryOptions(source, opts);
+    if (opts.apiExample) return writeOut(apiExample('cat', o, { stream: true }));
+    return toStdout(await lib.cat({ ...o, signal }));
+  }
+  const o = copyLibraryOptions(undefined, target, opts);
+  delete o.dryrun;
+  if (opts.apiExample) return writeOut(apiExample('putStream', { ...o, stream: 'process.stdin' }));
+  const r = await lib.putStream({ ...o, stream: process.stdin, signal });
+  if (formatOf(opts) === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
+  else if (!opts.quiet) await writeOut(`${report.format.tallyLine('uploaded', { objects: 1, bytes: r.bytes }, 9)}\n`);
+  return 0;
 }
 
 module.exports = { registerCopy, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions, copyProgressLines, finishCopy };

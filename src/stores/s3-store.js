@@ -7,7 +7,7 @@ const {
   ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand, HeadObjectCommand, GetObjectCommand,
   GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
   UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListMultipartUploadsCommand,
-  DeleteObjectsCommand,
+  DeleteObjectsCommand, CreateBucketCommand, DeleteBucketCommand,
 } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode } = require('./s3-errors');
@@ -243,6 +243,34 @@ class S3Store {
     if (this.stats) this.stats.count('DELETE');
     const out = await this._send(DeleteObjectsCommand, { Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }, signal);
     return (out.Errors || []).map((e) => ({ key: e.Key, reason: `${e.Code} ${e.Message || ''}`.trim() }));
+  }
+
+  // HeadObject through the SDK, every field it answers (head), with the object's tags when
+  // asked. Keys as the SDK names them, without its request metadata.
+  async describeObject(key, { tags = false, signal } = {}) {
+    if (this.stats) this.stats.count('HEAD');
+    const { $metadata, ...head } = await this._send(HeadObjectCommand, { Key: key }, signal);
+    const out = { Bucket: this.bucket, Key: key, ...head };
+    if (tags) {
+      if (this.stats) this.stats.count('GET');
+      const t = await this._send(GetObjectTaggingCommand, { Key: key }, signal);
+      out.Tags = Object.fromEntries((t.TagSet || []).map((x) => [x.Key, x.Value]));
+    }
+    return out;
+  }
+
+  // The bucket itself (mb, rb). A region other than us-east-1 is named in the request, as S3 wants.
+  async createBucket({ signal } = {}) {
+    const region = await this.client.config.region();
+    if (this.stats) this.stats.count('PUT');
+    const params = { Bucket: this.bucket };
+    if (region && region !== 'us-east-1' && !this.options.endpointUrl) params.CreateBucketConfiguration = { LocationConstraint: region };
+    await this.client.send(new CreateBucketCommand(params), signal ? { abortSignal: signal } : undefined);
+  }
+
+  async deleteBucket({ signal } = {}) {
+    if (this.stats) this.stats.count('DELETE');
+    await this.client.send(new DeleteBucketCommand({ Bucket: this.bucket }), signal ? { abortSignal: signal } : undefined);
   }
 
   // The object as it is now, as a listed item; null when it is gone.
