@@ -27,11 +27,24 @@ function formatOf(opts) {
   return opts.json ? 'json' : 'text';
 }
 
-function apiExample(fnName, libOpts) {
+// Options whose CLI text is a number: the library example passes them as numbers.
+const NUMERIC = new Set(['listConcurrency', 'maxListRequests', 'depth', 'top', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency',
+  'maxQueueSize', 'maxDelete', 'maxFailures', 'deleteConcurrency']);
+
+// The library call the command makes, as a CommonJS program that runs as written (no
+// top-level await): numbers as numbers, the result printed as JSON (cat: the bytes).
+function apiExample(fnName, libOpts, { stream = false } = {}) {
   const shown = {};
-  for (const [k, v] of Object.entries(libOpts)) if (v !== undefined) shown[k] = v;
-  const body = JSON.stringify(shown, null, 2).replace(/^ {2}"([A-Za-z_$][\w$]*)":/gm, '  $1:');
-  return `const s3blitz = require('s3blitz');\n\nconst result = await s3blitz.${fnName}(${body});\n`;
+  for (const [k, v] of Object.entries(libOpts)) {
+    if (v === undefined) continue;
+    shown[k] = NUMERIC.has(k) && typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
+  }
+  const body = JSON.stringify(shown, null, 2).replace(/^ {2}"([A-Za-z_$][\w$]*)":/gm, '  $1:').replace(/^ {2}stream: "process\.stdin"/m, '  stream: process.stdin');
+  const use = stream
+    ? '  .then(({ stream }) => stream.pipe(process.stdout))'
+    : '  .then((result) => console.log(JSON.stringify(result, null, 2)))';
+  return `const s3blitz = require('s3blitz');\n\ns3blitz.${fnName}(${body})\n${use}\n` +
+    '  .catch((err) => {\n    console.error(err.message);\n    process.exitCode = err.exitCode || 1;\n  });\n';
 }
 
 const GRACE_MS = CLI.graceMs;
