@@ -78,7 +78,7 @@ function copyProgressLines(fmt, { marked = false } = {}) {
 // by reason, statistics, resume hint; the exit code.
 async function finishCopy(rep, r, fmt, opts) {
   if (fmt === 'json' || !opts.quiet || !r.ok) await writeOut(rep[fmt]());
-  if (r.failureReasons && r.failureReasons.length && (r.stoppedByFailures || r.failureReasons.length > 1 || r.failed.objects > 1)) {
+  if (r.stoppedByFailures) {
     for (const f of r.failureReasons) writeErr(`s3blitz: ${f.count.toLocaleString('en-US')} failed: ${f.reason}\n`);
   }
   if (r.stoppedByFailures) writeErr(`s3blitz: stopped after ${r.stoppedByFailures.count} objects failed the same way and none was copied (--max-failures)\n`);

@@ -89,12 +89,12 @@ async function copy(options = {}) {
         try {
           targetKey = mapper.map(item.Key);
         } catch (err) {
-          copier.record(item, null, classifyError(err));
+          copier.record(item, null, classifyError(err), { keyed: true });
           continue;
         }
         if (detector && detector.add(targetKey)) {
           collisions++;
-          copier.record(item, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` });
+          copier.record(item, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` }, { keyed: true });
           continue;
         }
         const token = journal && journal.track(item.Key);

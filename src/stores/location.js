@@ -79,7 +79,8 @@ function resolveLocation({ location, bucket, prefix }, role = 'source') {
 function localSource(loc, role) {
   if (role !== 'source') return { ...loc, base: '' };
   let st;
-  try { st = fs.statSync(loc.path); } catch {
+  try { st = fs.statSync(loc.path); } catch (err) {
+    if (err.code !== 'ENOENT') return { ...loc, base: '' }; // the store says what is wrong (exit 3)
     const hint = /^[a-z0-9][a-z0-9.\-_]{1,62}\//.test(loc.text) ? ` (did you mean s3://${loc.text}?)` : '';
     throw new UsageError(`${JSON.stringify(loc.text)} is neither an s3:// URL nor a local file or folder${hint}`);
   }

@@ -79,11 +79,13 @@ class Copier {
 
   get ok() { return this.tallies.failed.objects === 0 && this.tallies.changed.objects === 0; }
 
-  record(item, targetKey, outcome) {
+  // keyed: a failure decided by the key alone (a --to-key function, a collision), which
+  // says nothing about the run going wrong: not counted towards --max-failures.
+  record(item, targetKey, outcome, { keyed = false } = {}) {
     const tally = this.tallies[outcome.status] || this.tallies.failed;
     tally.add(outcome.bytes !== undefined ? outcome.bytes : item.Size);
     if (outcome.status === 'copied') this.succeeded++;
-    else if (outcome.status === 'failed') this._countReason(item.Key, targetKey, outcome.reason);
+    else if (outcome.status === 'failed' && !keyed) this._countReason(item.Key, targetKey, outcome.reason);
     if (outcome.status !== 'copied' && outcome.status !== 'planned' && this.failures.length < MAX_NAMED) {
       this.failures.push({ key: item.Key, targetKey, status: outcome.status, reason: outcome.reason });
     }
