@@ -53,6 +53,7 @@ class Progress {
     this.workStarted = null;
     this.timer = null;
     this.stopped = false;
+    if (this.live) this._start(); // on a terminal the line shows from the start, like rclone's
   }
 
   _start() {
