@@ -22,7 +22,8 @@ function globSource(glob, { classes = false } = {}) {
     if (c === '*') out += '[\\s\\S]*';
     else if (c === '?') out += '[\\s\\S]';
     else if (c === '[' && classes) {
-      const end = glob.indexOf(']', i + 2);
+      // A "]" first in the set (after "[" or "[!") is a member, as in fnmatch.
+      const end = glob.indexOf(']', i + (glob[i + 1] === '!' ? 3 : 2));
       if (end < 0) { out += '\\['; continue; }
       let body = glob.slice(i + 1, end);
       const negate = body[0] === '!';
