@@ -10,6 +10,7 @@
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
 //            --layout-keys N (keys per layout bucket; 0 skips the layouts section)
 //            --layouts a,b (only these layouts of bench/layouts.js)
+//            --rm-objects N (objects each rm run deletes; 0 skips rm) --only-rm (the rm section alone)
 //
 // Every run goes through peers.js's runPeer wrapper (s3blitz too), so wall
 // time, user+sys CPU and peak RSS are measured the same way for every tool.
@@ -27,6 +28,7 @@ const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { spawnFakeS3, GENERATORS, keyEtag, toExternalKey, toInternalKey } = require('./fake-s3');
 const { ensurePeers, ensureS3ls, buildCommand, runPeer, TUNING } = require('./peers');
+const { rmSection } = require('./rm-bench');
 
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 's3blitz.js');
@@ -41,11 +43,11 @@ const PEERS = ['aws', 's5cmd', 'rclone'];
 // a smaller slice so the whole run stays within ~15 minutes.
 const MODES = {
   full: {
-    list: 1e6, copy: 1e5, layoutKeys: 1e6, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
+    list: 1e6, copy: 1e5, layoutKeys: 1e6, rm: 1e5, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
     small: ['rclone:default'], // --transfers 4 + a HEAD per object: ~60 objects/s, 20k would take 5+ min
   },
   quick: {
-    list: 1e5, copy: 1e4, layoutKeys: 1e5, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
+    list: 1e5, copy: 1e4, layoutKeys: 1e5, rm: 1e4, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
     small: ['aws:default', 'rclone:default'], // 10 and 4 copies at once: keep quick mode quick
   },
 };
@@ -64,10 +66,10 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b]';
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--rm-objects N] [--only-rm]';
 
 function parseArgs(argv) {
-  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null };
+  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, rmObjects: null, onlyRm: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--quick') o.quick = true;
@@ -77,6 +79,8 @@ function parseArgs(argv) {
     else if (a === '--timeout') o.timeoutSec = +v();
     else if (a === '--layout-keys') o.layoutKeys = +v();
     else if (a === '--layouts') o.layouts = v().split(',').filter(Boolean);
+    else if (a === '--rm-objects') o.rmObjects = +v();
+    else if (a === '--only-rm') o.onlyRm = true;
     else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
     else { console.error(`unknown argument ${a}\n${USAGE}`); process.exit(2); }
   }
@@ -285,6 +289,8 @@ async function main() {
   const modeName = opts.quick ? 'quick' : 'full';
   const mode = { ...MODES[modeName] };
   if (opts.layoutKeys != null) mode.layoutKeys = opts.layoutKeys;
+  if (opts.rmObjects != null) mode.rm = opts.rmObjects;
+  if (opts.onlyRm) mode.layoutKeys = 0;
   for (const l of opts.layouts || []) if (!LAYOUTS[l]) { console.error(`unknown layout ${l} (have ${Object.keys(LAYOUTS)})`); process.exit(2); }
   const started = new Date();
   const host = machine(); // now: others may commit or edit src/ while the benchmark runs
@@ -307,6 +313,8 @@ async function main() {
   ctx.fake = await spawnFakeS3({ listLatencyMs: opts.listLatency, otherLatencyMs: opts.otherLatency });
   const { fake } = ctx;
   try {
+    // --only-rm: the rm section alone (a quick check of it).
+    if (opts.onlyRm) await rmRows(ctx); else {
     const seed = async (ds) => {
       const r = await fake.seed(ds.bucket, ds.generator, ds.count, ds.opts);
       if (r.count !== ds.keys.length) throw new Error(`seeded ${ds.bucket} with ${r.count} keys, expected ${ds.keys.length}`);
@@ -337,9 +345,27 @@ async function main() {
     await peerRows(ctx, 'copy', 'copy', slice(copy, mode.peerCopy), slice(copy, mode.smallCopy));
 
     if (mode.layoutKeys) await layoutsSection(ctx);
+    await rmRows(ctx);
+    } // sections
   } finally {
     await fake.close();
   }
+  finishReport(ctx, started, modeName, host);
+}
+
+// rm: s3blitz, s5cmd, aws-cli and s3rm-rs deleting the same objects (bench/rm-bench.js).
+async function rmRows(ctx) {
+  if (!ctx.mode.rm) return;
+  console.log(`# rm (${fmtInt(ctx.mode.rm)} objects per run)`);
+  await rmSection({
+    ...ctx, blitzSpec, blitzEnv, note: (row, status, reason) => note(ctx, row, status, reason),
+    log: (out, st, problems, spec) => console.log(`  ${out.status.padEnd(6)} ${out.tool} rm ${out.settings} ${fmtInt(out.count)}/${fmtInt(out.expected)} ` +
+      `${out.wallSec.toFixed(2)}s ${out.rate ? fmtInt(out.rate) + '/s' : ''} cpu ${out.cpuSec.toFixed(2)}s rss ${out.rssMb.toFixed(0)}MB inflight ${st.maxInflight} ${reqs(st.requests)}` +
+      (problems.length ? `\n         ${problems.join('; ')}\n         ${spec.line}\n         ${(out.stderrTail || '').split('\n').slice(-4).join('\n         ')}` : '')),
+  }, ctx.mode.rm);
+}
+
+function finishReport(ctx, started, modeName, host) {
 
   // s3blitz's rate over each peer row's rate, per group (same op, same data).
   for (const r of ctx.rows) {
@@ -430,13 +456,13 @@ function report(ctx, started, modeName, m) {
   const foot = [];
   for (const r of ctx.rows) {
     if (r.group === 'layouts') continue; // tables of their own below
-    const unit = r.group === 'copy' ? 'obj' : 'key';
+    const unit = r.group === 'copy' || r.group === 'rm' ? 'obj' : 'key';
     if (r.status === 'MISSING' || r.status === 'SKIPPED') {
       foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.reason}`);
       lines.push(`| ${r.tool} | ${r.op} | ${r.settings} | ${r.data} | ${r.status} [${foot.length}] |${' |'.repeat(head.length - 5)}`);
       continue;
     }
-    const cpuPer = r.group === 'copy' ? `${num(r.cpuSec * 1000 / r.expected)} /obj` : `${num(r.cpuSec * 1e6 / r.expected, 1)} /1k keys`;
+    const cpuPer = r.group === 'copy' || r.group === 'rm' ? `${num(r.cpuSec * 1000 / r.expected)} /obj` : `${num(r.cpuSec * 1e6 / r.expected, 1)} /1k keys`;
     let cnt = fmtInt(r.count);
     if (r.status !== 'ok') { foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.problems.join('; ')} — ${r.line}`); cnt = `FAILED ${cnt}/${fmtInt(r.expected)} [${foot.length}]`; }
     const eff = r.efficiency != null ? `${num(r.efficiency, 3)}${r.ownEfficiency != null ? ` (own ${num(r.ownEfficiency, 3)})` : ''}` : '';

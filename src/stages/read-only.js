@@ -36,6 +36,11 @@ function summarize(options = {}) {
   });
 }
 
+// A run cancelled while a user function ran stops before the next item.
+function stopIfAborted(listing) {
+  if (listing.signal.aborted) throw listing.signal.reason || new Error('aborted');
+}
+
 async function callUser(fn, args, name, key) {
   try {
     return await fn(...args);
@@ -52,7 +57,7 @@ function each(options = {}) {
     let count = 0;
     for await (const page of listing.pages()) {
       if (mapList) await callUser(mapList, [page], '--map-list');
-      if (map) for (const item of page) await callUser(map, [item], '--map', item.Key);
+      if (map) for (const item of page) { await callUser(map, [item], '--map', item.Key); stopIfAborted(listing); }
       count += page.length;
     }
     return { count };
@@ -74,6 +79,7 @@ function map(options = {}) {
     for await (const page of listing.pages()) {
       for (const item of page) {
         const v = await callUser(mapFn, [item], '--map', item.Key);
+        stopIfAborted(listing);
         count++;
         if (reduce) {
           if (!has) { acc = v; has = true; } else acc = await callUser(reduce, [acc, v], '--reduce', item.Key);

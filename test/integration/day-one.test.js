@@ -295,3 +295,65 @@ describe('wildcards and --include / --exclude select what --pattern selects', ()
     expect({ code: none.code, stderr: none.stderr }).toEqual({ code: 1, stderr: `s3blitz: s3://${bucket}/logs/*/99/* matches no object\n` });
   });
 });
+
+describe('small things', () => {
+  test('a bucket name no store accepts, or a source that is neither s3:// nor on disk: usage error, exit 2', async () => {
+    const bad = await runCli(['ls', 's3://Invalid_Bucket']);
+    expect({ code: bad.code, stderr: bad.stderr }).toEqual({ code: 2, stderr: 's3blitz: invalid bucket name "Invalid_Bucket"\n' });
+    const typo = await runCli(['ls', 'my-bucket/logs']);
+    expect({ code: typo.code, stderr: typo.stderr }).toEqual({ code: 2, stderr: 's3blitz: "my-bucket/logs" is neither an s3:// URL nor a local file or folder (did you mean s3://my-bucket/logs?)\n' });
+  });
+
+  test('--dry-run is --dryrun', async () => {
+    const src = await createBucket(), dst = await createBucket();
+    await putObjects(src, ['a']);
+    const r = await runCli(['cp', `s3://${src}`, `s3://${dst}`, '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/would copy\s+1 objects/);
+    expect(await sequentialList(dst)).toEqual([]);
+  });
+
+  test('a listing stopped by Ctrl-C does not claim --max-list-requests', async () => {
+    const src = await createBucket();
+    await putObjects(src, Array.from({ length: 50 }, (_, i) => `k${i}`));
+    const { testEnv, REPO_ROOT } = require('../helpers/s3env');
+    // The map function says when it runs (and is slow): the signal comes once mapping began.
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 's3blitz.js'), 'map', `s3://${src}`,
+      '--map', 'js:() => { process.stderr.write("mapping\\n"); return new Promise((r) => setTimeout(r, 200)); }', '--reduce', 'js:(a, b) => a'],
+    { env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (err.includes('mapping') && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(err).toMatch(/interrupted by SIGINT/);
+    expect(out + err).not.toMatch(/max-list-requests/);
+  });
+
+  test('cp stopped by Ctrl-C: "interrupted", and not "the listing is incomplete (--max-list-requests)"', async () => {
+    const { startFaultProxy } = require('../helpers/fault-proxy');
+    const { testEnv, REPO_ROOT } = require('../helpers/s3env');
+    const src = await createBucket(), dst = await createBucket();
+    await putObjects(src, Array.from({ length: 300 }, (_, i) => `k/${String(i).padStart(3, '0')}`));
+    const proxy = await startFaultProxy({ target: connection().endpoint });
+    try {
+      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 's3blitz.js'), 'cp', `s3://${src}`, `s3://${dst}`, '--endpoint-url', proxy.endpoint,
+        '--copy-concurrency', '1', '--no-journal'], { env: { ...testEnv(), S3BLITZ_FAST_PATHS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '', err = '', copies = 0;
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { err += d; });
+      const off = proxy.onRequest((info) => { if (info.type === 'COPY' && ++copies === 5) child.kill('SIGINT'); });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      off();
+      expect(code).toBe(130);
+      expect(out).toMatch(/^copied\s+\d+ objects/m);
+      expect(out + err).not.toMatch(/max-list-requests/);
+      expect(err).toMatch(/interrupted/);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
