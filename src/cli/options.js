@@ -6,7 +6,7 @@ const { help } = require('../options');
 
 function connectionOptions(cmd) {
   return cmd
-    .option('--endpoint-url <url>', 'S3 endpoint (default: $AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS)')
+    .option('--endpoint-url <url>', 'S3 endpoint (default: $AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, the profile\'s endpoint_url, else AWS)')
     .option('--region <region>', 'AWS region (default: $AWS_REGION, the profile\'s region, else us-east-1)')
     .option('--profile <name>', 'shared config / credentials profile (default: $AWS_PROFILE)')
     .option('--path-style', 'path-style addressing (default for --endpoint-url)')
