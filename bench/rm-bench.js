@@ -31,7 +31,7 @@ function ensureS3rm({ log = () => {} } = {}) {
 const RM_TUNING = {
   aws: 'max_concurrent_requests=100, max_queue_size=10000 (the transfer settings, which rm uses too)',
   s5cmd: `--numworkers ${TUNING.s5cmd.tuned.numworkers}`,
-  s3rm: '--worker-size 64 --batch-size 1000',
+  s3rm: '--worker-size 64 --batch-size 1000', // defaults: 16 workers, 200 keys a request
 };
 
 // The command line of one tool deleting everything in the bucket.
@@ -48,7 +48,7 @@ function rmSpec(ctx, tool, tuned) {
     return { ...base, op: 'rm', args, line: [base.cmd, ...args].join(' ') };
   }
   // s3rm-rs: path-style against the fake, no confirmation prompt.
-  const args = ['--target-endpoint-url', E, '--target-force-path-style', '--force', ...(tuned ? RM_TUNING.s3rm.split(' ') : []), `s3://${BUCKET}/`];
+  const args = ['--target-endpoint-url', E, '--target-force-path-style', '--force', '--show-no-progress', ...(tuned ? RM_TUNING.s3rm.split(' ') : []), `s3://${BUCKET}/`];
   return { peer: 's3rm', op: 'rm', variant: tuned ? 'tuned' : 'default', cmd: ctx.peers.s3rm, args, env: ctx.blitzEnv(), line: ['s3rm', ...args].join(' ') };
 }
 

@@ -282,6 +282,20 @@ describe('wildcards and --include / --exclude select what --pattern selects', ()
     expect(selected).toEqual(expected);
   });
 
+  test('sync --delete never deletes what --exclude or a wildcard left out of the source side', async () => {
+    const src = await createBucket(), dst = await createBucket();
+    await putObjects(src, ['d/a.txt', 'd/b.log']);
+    await putObjects(dst, ['d/a.txt', 'd/b.log', 'd/c.log', 'd/old.txt']);
+    const r = await runCli(['sync', `s3://${src}/d/`, `s3://${dst}/d/`, '--delete', '--exclude', '*.log', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).deleted.objects).toBe(1);
+    expect((await sequentialList(dst)).map((o) => o.Key)).toEqual(['d/a.txt', 'd/b.log', 'd/c.log']);
+    const g = await runCli(['sync', `s3://${src}/d/*.txt`, `s3://${dst}/d/`, '--delete', '--json']);
+    expect(g.code).toBe(0);
+    expect(JSON.parse(g.stdout).deleted.objects).toBe(0);
+    expect((await sequentialList(dst)).map((o) => o.Key)).toEqual(['d/a.txt', 'd/b.log', 'd/c.log']);
+  });
+
   test('cp and compare take the same selection; a wildcard that matches nothing says so', async () => {
     const dst = await createBucket();
     const cp = await runCli(['cp', `s3://${bucket}/logs/*/01/*`, `s3://${dst}/copy/`]);
