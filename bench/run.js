@@ -10,7 +10,8 @@
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
 //            --layout-keys N (keys per layout bucket; 0 skips the layouts section)
 //            --layouts a,b (only these layouts of bench/layouts.js)
-//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, transfers)
+//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, transfers, rm)
+//            --rm-objects N (objects each rm run deletes; 0 skips rm) --only-rm (--only rm)
 //
 // Every run goes through peers.js's runPeer wrapper (s3blitz too), so wall
 // time, user+sys CPU and peak RSS are measured the same way for every tool.
@@ -29,6 +30,7 @@ const { spawnSync } = require('node:child_process');
 const { spawnFakeS3, GENERATORS, keyEtag, toExternalKey, toInternalKey } = require('./fake-s3');
 const { ensurePeers, ensureS3ls, buildCommand, runPeer, TUNING } = require('./peers');
 const { transfersSection, transferTables } = require('./transfers');
+const { rmSection } = require('./rm-bench');
 
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 's3blitz.js');
@@ -43,11 +45,11 @@ const PEERS = ['aws', 's5cmd', 'rclone'];
 // a smaller slice so the whole run stays within ~15 minutes.
 const MODES = {
   full: {
-    list: 1e6, copy: 1e5, layoutKeys: 1e6, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
+    list: 1e6, copy: 1e5, layoutKeys: 1e6, rm: 1e5, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
     small: ['rclone:default'], // --transfers 4 + a HEAD per object: ~60 objects/s, 20k would take 5+ min
   },
   quick: {
-    list: 1e5, copy: 1e4, layoutKeys: 1e5, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
+    list: 1e5, copy: 1e4, layoutKeys: 1e5, rm: 1e4, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
     small: ['aws:default', 'rclone:default'], // 10 and 4 copies at once: keep quick mode quick
   },
 };
@@ -66,11 +68,11 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,transfers]';
-const SECTIONS = ['main', 'layouts', 'transfers'];
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,transfers,rm] [--rm-objects N] [--only-rm]';
+const SECTIONS = ['main', 'layouts', 'transfers', 'rm'];
 
 function parseArgs(argv) {
-  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, only: SECTIONS };
+  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, only: SECTIONS, rmObjects: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--quick') o.quick = true;
@@ -84,6 +86,8 @@ function parseArgs(argv) {
       o.only = v().split(',').filter(Boolean);
       for (const x of o.only) if (!SECTIONS.includes(x)) { console.error(`unknown section ${x} (have ${SECTIONS})\n${USAGE}`); process.exit(2); }
     }
+    else if (a === '--rm-objects') o.rmObjects = +v();
+    else if (a === '--only-rm') o.only = ['rm'];
     else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
     else { console.error(`unknown argument ${a}\n${USAGE}`); process.exit(2); }
   }
@@ -292,6 +296,7 @@ async function main() {
   const modeName = opts.quick ? 'quick' : 'full';
   const mode = { ...MODES[modeName] };
   if (opts.layoutKeys != null) mode.layoutKeys = opts.layoutKeys;
+  if (opts.rmObjects != null) mode.rm = opts.rmObjects;
   for (const l of opts.layouts || []) if (!LAYOUTS[l]) { console.error(`unknown layout ${l} (have ${Object.keys(LAYOUTS)})`); process.exit(2); }
   const started = new Date();
   const host = machine(); // now: others may commit or edit src/ while the benchmark runs
@@ -353,9 +358,26 @@ async function main() {
 
     if (mode.layoutKeys) await layoutsSection(ctx);
     if (opts.only.includes('transfers')) await transfersSection(ctx);
+    if (opts.only.includes('rm')) await rmRows(ctx);
   } finally {
     await fake.close();
   }
+  finishReport(ctx, started, modeName, host);
+}
+
+// rm: s3blitz, s5cmd, aws-cli and s3rm-rs deleting the same objects (bench/rm-bench.js).
+async function rmRows(ctx) {
+  if (!ctx.mode.rm) return;
+  console.log(`# rm (${fmtInt(ctx.mode.rm)} objects per run)`);
+  await rmSection({
+    ...ctx, blitzSpec, blitzEnv, note: (row, status, reason) => note(ctx, row, status, reason),
+    log: (out, st, problems, spec) => console.log(`  ${out.status.padEnd(6)} ${out.tool} rm ${out.settings} ${fmtInt(out.count)}/${fmtInt(out.expected)} ` +
+      `${out.wallSec.toFixed(2)}s ${out.rate ? fmtInt(out.rate) + '/s' : ''} cpu ${out.cpuSec.toFixed(2)}s rss ${out.rssMb.toFixed(0)}MB inflight ${st.maxInflight} ${reqs(st.requests)}` +
+      (problems.length ? `\n         ${problems.join('; ')}\n         ${spec.line}\n         ${(out.stderrTail || '').split('\n').slice(-4).join('\n         ')}` : '')),
+  }, ctx.mode.rm);
+}
+
+function finishReport(ctx, started, modeName, host) {
 
   // s3blitz's rate over each peer row's rate, per group (same op, same data).
   for (const r of ctx.rows) {
@@ -447,13 +469,13 @@ function report(ctx, started, modeName, m) {
   const foot = [];
   for (const r of ctx.rows) {
     if (r.group === 'layouts' || r.group === 'transfers') continue; // tables of their own below
-    const unit = r.group === 'copy' ? 'obj' : 'key';
+    const unit = r.group === 'copy' || r.group === 'rm' ? 'obj' : 'key';
     if (r.status === 'MISSING' || r.status === 'SKIPPED') {
       foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.reason}`);
       lines.push(`| ${r.tool} | ${r.op} | ${r.settings} | ${r.data} | ${r.status} [${foot.length}] |${' |'.repeat(head.length - 5)}`);
       continue;
     }
-    const cpuPer = r.group === 'copy' ? `${num(r.cpuSec * 1000 / r.expected)} /obj` : `${num(r.cpuSec * 1e6 / r.expected, 1)} /1k keys`;
+    const cpuPer = r.group === 'copy' || r.group === 'rm' ? `${num(r.cpuSec * 1000 / r.expected)} /obj` : `${num(r.cpuSec * 1e6 / r.expected, 1)} /1k keys`;
     let cnt = fmtInt(r.count);
     if (r.status !== 'ok') { foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.problems.join('; ')} — ${r.line}`); cnt = `FAILED ${cnt}/${fmtInt(r.expected)} [${foot.length}]`; }
     const eff = r.efficiency != null ? `${num(r.efficiency, 3)}${r.ownEfficiency != null ? ` (own ${num(r.ownEfficiency, 3)})` : ''}` : '';

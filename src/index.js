@@ -7,19 +7,25 @@ const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
 const { compare } = require('./stages/compare');
 const { sync } = require('./stages/sync');
+const { rm } = require('./stages/remove');
+const { cat, head, putStream, mb, rb } = require('./stages/objects');
 const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
 const { checkOptions } = require('./options');
+const { plan, sharded, writeResult } = require('./stages/shards');
+const { merge, mergeResults, readResults } = require('./stages/merge');
 
 // A listing whose options are checked against the table, as every function's are.
 class Listing extends ListingImpl {
   constructor(options = {}) { super(checkOptions(options, 'Listing')); }
 }
 
-// fn, with its options checked first: a misspelled option rejects with a UsageError naming it.
-function checked(name, fn) {
-  return async (options = {}, ...rest) => fn(checkOptions(options, name), ...rest);
+// fn, with its options checked first: a misspelled option rejects with a UsageError naming
+// it; commands that read a source also take a shard of it (stages/shards.js).
+function checked(name, fn, { shards = false } = {}) {
+  const run = shards ? sharded(name, fn) : fn;
+  return async (options = {}, ...rest) => run(checkOptions(options, name), ...rest);
 }
 
 // Async iterator of items (or, with items: false, of pages) over a source and range.
@@ -37,19 +43,47 @@ function listBuckets(options = {}) {
   return listBucketsRaw(options);
 }
 
-// items and pages check their options through Listing, when first iterated.
+// items and pages check their options through Listing, when first iterated. Every export is
+// a plain name in the object below, so that Node's ESM import sees each one by name
+// (`import { copy, FatalError } from 's3blitz'`).
+const { EXIT, S3BlitzError, UsageError, FatalError, SafetyError, ObjectError } = errors;
+const report = require('./report');
+const lsChecked = checked('ls', ls, { shards: true });
+const summarizeChecked = checked('summarize', summarize, { shards: true });
+const eachChecked = checked('each', each, { shards: true });
+const mapChecked = checked('map', map, { shards: true });
+const copyChecked = checked('copy', copy, { shards: true });
+const compareChecked = checked('compare', compare, { shards: true });
+const syncChecked = checked('sync', sync, { shards: true });
+const planChecked = checked('plan', plan);
+const listBucketsChecked = checked('listBuckets', listBuckets);
+const rmChecked = checked('rm', rm, { shards: true });
+const catChecked = checked('cat', cat);
+const headChecked = checked('head', head);
+const putStreamChecked = checked('putStream', putStream);
+const mbChecked = checked('mb', mb);
+const rbChecked = checked('rb', rb);
+
 module.exports = {
   items, pages,
-  ls: checked('ls', ls),
-  summarize: checked('summarize', summarize),
-  each: checked('each', each),
-  map: checked('map', map),
-  copy: checked('copy', copy),
-  cp: checked('cp', copy),
-  compare: checked('compare', compare),
-  sync: checked('sync', sync),
-  listBuckets: checked('listBuckets', listBuckets),
-  Listing, ParallelLister, compareKeys,
-  report: require('./report'),
-  ...errors,
+  ls: lsChecked,
+  summarize: summarizeChecked,
+  each: eachChecked,
+  map: mapChecked,
+  copy: copyChecked,
+  cp: copyChecked,
+  compare: compareChecked,
+  sync: syncChecked,
+  listBuckets: listBucketsChecked,
+  rm: rmChecked,
+  delete: rmChecked,
+  cat: catChecked,
+  head: headChecked,
+  putStream: putStreamChecked,
+  mb: mbChecked,
+  rb: rbChecked,
+  plan: planChecked,
+  merge, mergeResults, readResults, writeResult,
+  Listing, ParallelLister, compareKeys, report,
+  EXIT, S3BlitzError, UsageError, FatalError, SafetyError, ObjectError,
 };

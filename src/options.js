@@ -13,6 +13,15 @@ function positiveInt(value, name, { allowZero = false } = {}) {
   return n;
 }
 
+// "7d", "12h", "30m", "90s", "2w", or a number of seconds: milliseconds.
+function parseDuration(value, name) {
+  if (value === undefined || value === null) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w)?\s*$/i.exec(String(value));
+  if (!m) throw new UsageError(`${name} must be a duration such as 7d, 12h, 30m or 90s, not ${JSON.stringify(String(value))}`);
+  const unit = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 }[(m[2] || 's').toLowerCase()];
+  return Number(m[1]) * unit * 1000;
+}
+
 const env = process.env;
 
 // name: { default, help }. Options without a default are left out when not given. Defaults
@@ -20,9 +29,9 @@ const env = process.env;
 const OPTIONS = {
   // Where: the source and target, and the range of keys.
   source: {}, target: {}, bucket: {}, toBucket: {}, prefix: {}, startAfter: {}, stopAt: {},
-  filter: {}, pattern: {},
+  filter: {}, pattern: {}, pathFilters: {},
   // Connection.
-  endpointUrl: {}, region: {}, profile: {}, forcePathStyle: {}, requestPayer: {}, credentials: {},
+  endpointUrl: {}, region: {}, profile: {}, forcePathStyle: {}, requestPayer: {}, credentials: {}, noSignRequest: {},
   toEndpointUrl: {}, toRegion: {}, toProfile: {}, toCredentials: {},
   // Listing.
   listConcurrency: { default: 100, help: 'list requests in flight at once' },
@@ -59,14 +68,26 @@ const OPTIONS = {
   partSize: {},
   maxQueueSize: { default: 10000, help: 'listed objects waiting for a copier before listing pauses' },
   dryrun: {}, journal: {}, resume: {},
+  resumeMaxAge: { default: '7d', help: 'an earlier run\'s journal older than this is not resumed' },
+  // A run whose first objects all fail the same way stops (nothing succeeded meanwhile).
+  maxFailures: { default: 100, help: 'stop after this many objects failed for the same reason while none succeeded' },
   // compare and sync.
   compareTime: {}, checksum: {}, ignoreEtags: {}, show: {}, sizeOnly: {}, overwrite: {},
   delete: {}, maxDelete: {}, force: {},
+  // rm, cat, head, cp from a stream.
+  deleteConcurrency: { default: 32, help: 'DeleteObjects requests (1000 keys each) at once' },
+  range: {}, tags: {}, stream: {},
   // Callbacks and run plumbing.
   signal: {}, stopSignal: {}, log: {}, progress: {}, stats: {},
   onProgress: {}, onObject: {}, onUpload: {}, onConcurrency: {}, onPair: {}, onDelete: {},
   // Stores of the caller's own in place of the source or target (see the README).
   store: {}, targetStore: {},
+  // Shards (stages/shards.js): which key range of a plan this process takes, and where its
+  // result goes for merge. emptyRange: a shard the plan gave nothing (set by the shard code).
+  shard: {}, shards: {}, plan: {}, planBudget: {}, result: {}, emptyRange: {}, mergeState: {},
+  // Set by the stages, not by callers: paths already read (stages/paths.js), and a listing
+  // of a target that may not exist yet.
+  sourceLocation: {}, targetLocation: {}, targetSide: {}, selectKey: {},
 };
 
 // The CLI's own settings, from the environment: how long a first Ctrl-C lets requests in
@@ -113,4 +134,4 @@ function help(name) {
   return `${o.help} (default: ${o.default})`;
 }
 
-module.exports = { OPTIONS, DEFAULTS, CLI, positiveInt, checkOptions, help };
+module.exports = { OPTIONS, DEFAULTS, CLI, positiveInt, parseDuration, checkOptions, help };

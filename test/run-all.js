@@ -27,19 +27,8 @@ function run(cmd, args) {
 const jestBin = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 if (!fs.existsSync(jestBin)) { // fresh clone
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  process.stderr.write('\n$ npm ci\n');
-  const ci = spawnSync(npm, ['ci'], { cwd: root, env, stdio: ['inherit', 'inherit', 'pipe'], encoding: 'utf8' });
-  process.stderr.write(ci.stderr || '');
-  if (ci.status !== 0) {
-    // npm >= 11.16 omits platform-specific optional deps it cannot use (e.g.
-    // @unrs/resolver-binding-* of jest) from the lockfile it writes, then
-    // `npm ci` rejects that very lockfile (npm/cli#9846). Only for that error,
-    // install the locked versions without rewriting package-lock.json.
-    if (!/package\.json and package-lock\.json.* are in sync/.test(ci.stderr || '')) process.exit(ci.status ?? 1);
-    process.stderr.write('run-all: npm ci rejected the lockfile (npm/cli#9846); falling back to npm install --no-save\n');
-    const code = run(npm, ['install', '--no-save']);
-    if (code !== 0) process.exit(code);
-  }
+  const code = run(npm, ['ci']);
+  if (code !== 0) process.exit(code);
 }
 
 const extra = process.argv.slice(2);

@@ -3,9 +3,9 @@
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportOptions } = require('./options');
 const { checkOutput, writeReport, commandLine } = require('./report-output');
-const { runAction, writeOut, apiExample, formatOf } = require('./run');
+const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
-const { itemJson, itemLong, chunkLines, statsText } = report.format;
+const { itemJson, itemLong, itemLongHuman, chunkLines, statsText } = report.format;
 const { Progress } = require('../progress');
 const { help } = require('../options');
 
@@ -14,12 +14,16 @@ function common(cmd) {
 }
 
 function notice(opts) {
-  return (msg) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${msg}\n`); };
+  return (msg) => { if (!opts.quiet) writeErr(`s3blitz: ${msg}\n`); };
 }
 
+// The end of a read command: statistics, and why the listing is incomplete when it is (an
+// interruption says so itself); a wildcard that matched nothing says so and exits 1.
 function finish(opts, res) {
-  if (opts.verbose && res.stats) process.stderr.write(`${statsText(res.stats)}\n`);
-  if (res.complete === false && !opts.quiet && formatOf(opts) === 'text') process.stderr.write('s3blitz: the listing is incomplete (--max-list-requests)\n');
+  if (opts.verbose && res.stats) writeErr(`${statsText(res.stats)}\n`);
+  if (res.complete === false && opts.maxListRequests !== undefined && !opts.quiet && formatOf(opts) === 'text') writeErr('s3blitz: the listing is incomplete (--max-list-requests)\n');
+  if (res.noMatch) { writeErr(`s3blitz: ${res.noMatch}\n`); return 1; }
+  return 0;
 }
 
 function prepare(fnName, source, opts, signal, extra = {}) {
@@ -48,7 +52,7 @@ function register(program) {
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const { example, libOpts } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
-      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long ? itemLong : null;
+      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long ? (opts.humanReadable ? itemLongHuman : itemLong) : null;
       const listing = new lib.Listing(libOpts);
       try {
         for await (const chunk of listing.chunks()) {
@@ -58,8 +62,7 @@ function register(program) {
           await writeOut(text);
         }
       } finally { listing.close(); }
-      finish(opts, { stats: listing.stats.toJSON(), complete: listing.complete });
-      return 0;
+      return finish(opts, { stats: listing.stats.toJSON(), complete: listing.complete, noMatch: listing.noMatch && listing.noMatchText });
     }));
 
   outputOptions(connectionOptions(program.command('list-buckets')))
@@ -98,9 +101,8 @@ function register(program) {
       const { example, libOpts } = prepare('summarize', source, opts, signal, extra);
       if (example) return writeOut(example);
       const res = await lib.summarize(libOpts);
-      await writeReport(opts, lib.report(res, { format: fmt, command: commandLine() }));
-      finish(opts, res);
-      return 0;
+      await writeReport(opts, lib.report(res, { format: fmt, command: commandLine(), human: opts.humanReadable }));
+      return finish(opts, res);
     }));
 
   common(program.command('each'))
@@ -116,8 +118,7 @@ function register(program) {
       const { example, libOpts } = prepare('each', source, opts, signal, { map: opts.map, mapList: opts.mapList });
       if (example) return writeOut(example);
       const res = await lib.each(libOpts);
-      finish(opts, res);
-      return 0;
+      return finish(opts, res);
     }));
 
   common(program.command('map'))
@@ -137,14 +138,13 @@ function register(program) {
       if (opts.default !== undefined) {
         try { extra.default = JSON.parse(opts.default); } catch { extra.default = opts.default; }
       }
-      if (!opts.reduce && !opts.apiExample) extra.onValue = (v) => process.stdout.write(JSON.stringify(v === undefined ? null : v) + '\n');
+      if (!opts.reduce && !opts.apiExample) extra.onValue = (v) => writeOut(JSON.stringify(v === undefined ? null : v) + '\n');
       const { example, libOpts } = prepare('map', source, opts, signal, extra);
       if (example) return writeOut(example);
       const res = await lib.map(libOpts);
       if (opts.reduce) await writeOut(JSON.stringify(res.result === undefined ? null : res.result) + '\n');
-      finish(opts, res);
-      return 0;
+      return finish(opts, res);
     }));
 }
 
-module.exports = { register };
+module.exports = { register, finish, notice };

@@ -5,7 +5,7 @@ const { connectionOptions, sourceOptions, outputOptions, reportOptions } = requi
 const { checkOutput, writeReport, commandLine } = require('./report-output');
 const { UsageError } = require('../errors');
 const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy } = require('./copy-command');
-const { runAction, writeOut, apiExample, formatOf } = require('./run');
+const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
 const { Progress } = require('../progress');
 const { CLASSES, parseShow } = require('../stages/compare');
@@ -49,7 +49,7 @@ Examples:
       const o = libOptions(source, target, opts);
       if (opts.apiExample) return writeOut(apiExample('compare', o));
       const show = new Set(parseShow(opts.show));
-      Object.assign(o, { signal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); } });
+      Object.assign(o, { signal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); } });
       const fmt = formatOf(opts);
       if (show.size && !report.pairLine[fmt]) throw new UsageError(`--show prints one line per key, as text or json, not ${fmt}`);
       checkOutput(opts.output);
@@ -57,14 +57,14 @@ Examples:
       o.onPair = (rec) => {
         if (!show.has(rec.class)) return;
         out += report.pairLine[fmt](rec);
-        if (out.length > 65536) { process.stdout.write(out); out = ''; }
+        if (out.length > 65536) { writeOut(out); out = ''; }
       };
       delete o.show;
       const r = await lib.compare(o);
       await writeOut(out);
-      if (!show.size) await writeReport(opts, lib.report(r, { format: fmt, command: commandLine() }));
-      for (const u of r.unmappable) process.stderr.write(report.problemLine('failed', u.key, u.reason));
-      if (opts.verbose) process.stderr.write(`method: ${r.methodNote}\n${report.format.statsText(r.stats)}\n`);
+      if (!show.size) await writeReport(opts, lib.report(r, { format: fmt, command: commandLine(), human: opts.humanReadable }));
+      for (const u of r.unmappable) writeErr(report.problemLine('failed', u.key, u.reason));
+      if (opts.verbose) writeErr(`method: ${r.methodNote}\n${report.format.statsText(r.stats)}\n`);
       return r.identical ? 0 : 1;
     }));
 
@@ -79,6 +79,7 @@ Examples:
     .option('--force', 'delete even past --max-delete or when the source is empty')
     .option('--overwrite', 'accepted for S3P compatibility: sync always overwrites what differs')
     .option('--dryrun', 'show what would be copied and deleted; change nothing')
+    .option('--dry-run', 'same as --dryrun')
     .option('--pretend', 'same as --dryrun (S3P)')
     .addHelpText('after', `
 Copies what compare finds only in the source, of a different size, or with comparable
@@ -93,15 +94,14 @@ Examples:
     .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
       const o = libOptions(source, target, opts);
       if (opts.apiExample) return writeOut(apiExample('sync', o));
-      if (opts.debug) o.onConcurrency = (ev) => process.stderr.write(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
-      Object.assign(o, { signal, stopSignal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); } });
+      if (opts.debug) o.onConcurrency = (ev) => writeErr(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
+      Object.assign(o, { signal, stopSignal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); } });
       const fmt = formatOf(opts);
       o.onObject = copyProgressLines(fmt, { marked: true });
-      o.onDelete = (ev) => { if (ev.dryrun && fmt === 'text') process.stdout.write(report.plannedDeleteLine(ev)); };
+      o.onDelete = (ev) => { if (ev.dryrun && fmt === 'text') writeOut(report.plannedDeleteLine(ev)); };
       const r = await lib.sync(o);
-      for (const u of r.unmappable) process.stderr.write(report.problemLine('failed', u.key, u.reason));
-      await finishCopy(report.copy(r), r, fmt, opts);
-      return r.ok ? 0 : 1;
+      for (const u of r.unmappable) writeErr(report.problemLine('failed', u.key, u.reason));
+      return finishCopy(report.copy(r), r, fmt, opts);
     }, { graceful: true }));
 }
 

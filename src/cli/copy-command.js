@@ -2,7 +2,7 @@
 // cp: a thin shell over the library's copy().
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
-const { runAction, writeOut, apiExample, formatOf } = require('./run');
+const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
 const { Progress } = require('../progress');
 const { help } = require('../options');
@@ -44,20 +44,23 @@ function concurrencyOptions(cmd) {
     .option('--part-size <size>', 'part size (default: the source\'s own layout, else 64MiB, raised to fit 10,000 parts)')
     .option('--keep-part-layout', help('keepPartLayout'))
     .option('--max-queue-size <n>', help('maxQueueSize'))
+    .option('--max-failures <n>', help('maxFailures'))
     .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz or ~/.local/state/s3blitz)')
     .option('--no-journal', 'keep no journal (the run cannot be resumed)')
-    .option('--no-resume', 'ignore the journal of an earlier run and start afresh');
+    .option('--no-resume', 'ignore the journal of an earlier run and start afresh')
+    .option('--resume-max-age <age>', help('resumeMaxAge'));
 }
 
 const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
   'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
-  'sseKmsKeyId', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize', 'keepPartLayout'];
+  'sseKmsKeyId', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize', 'keepPartLayout',
+  'maxFailures', 'resumeMaxAge'];
 
 function copyLibraryOptions(source, target, opts) {
   const o = libraryOptions(source, opts);
   if (target !== undefined) o.target = target;
   for (const k of PASS) if (opts[k] !== undefined) o[k] = opts[k];
-  if (opts.pretend) o.dryrun = true;
+  if (opts.pretend || opts.dryRun) o.dryrun = true;
   if (opts.journal !== undefined && opts.journal !== true) o.journal = opts.journal;
   if (opts.resume === false) o.resume = false;
   return o;
@@ -66,16 +69,23 @@ function copyLibraryOptions(source, target, opts) {
 // What cp and sync print while they run: a dry run's planned copies (text only), problems.
 function copyProgressLines(fmt, { marked = false } = {}) {
   return (ev) => {
-    if (ev.status === 'planned') { if (fmt === 'text') process.stdout.write(report.plannedLine(ev, { marked })); }
-    else if (ev.status !== 'copied') process.stderr.write(report.problemLine(ev.status, ev.key, ev.reason));
+    if (ev.status === 'planned') { if (fmt === 'text') writeOut(report.plannedLine(ev, { marked })); }
+    else if (ev.status !== 'copied') writeErr(report.problemLine(ev.status, ev.key, ev.reason));
   };
 }
 
-// The end of cp and sync: the report (text only when asked for or something failed), statistics, resume hint.
+// The end of cp and sync: the report (text only when asked for or something failed), failures
+// by reason, statistics, resume hint; the exit code.
 async function finishCopy(rep, r, fmt, opts) {
   if (fmt === 'json' || !opts.quiet || !r.ok) await writeOut(rep[fmt]());
-  if (opts.verbose) process.stderr.write(`${report.format.statsText(r.stats)}\n`);
-  if (r.interrupted) process.stderr.write(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}\n`);
+  if (r.stoppedByFailures) {
+    for (const f of r.failureReasons) writeErr(`s3blitz: ${f.count.toLocaleString('en-US')} failed: ${f.reason}\n`);
+  }
+  if (r.stoppedByFailures) writeErr(`s3blitz: stopped after ${r.stoppedByFailures.count} objects failed the same way and none was copied (--max-failures)\n`);
+  if (opts.verbose) writeErr(`${report.format.statsText(r.stats)}\n`);
+  if (r.interrupted) writeErr(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}, or add --no-resume to start afresh\n`);
+  if (r.noMatch) writeErr(`s3blitz: ${r.noMatch}\n`);
+  return r.ok ? 0 : 1;
 }
 
 function registerCopy(program) {
@@ -85,6 +95,7 @@ function registerCopy(program) {
     .argument('[target]', 's3://bucket/prefix or a local folder');
   outputOptions(concurrencyOptions(writeOptions(targetOptions(sourceOptions(connectionOptions(cmd))))))
     .option('--dryrun', 'list what would be copied, with sizes and totals; change nothing')
+    .option('--dry-run', 'same as --dryrun')
     .option('--pretend', 'same as --dryrun (S3P)')
     .addHelpText('after', `
 Examples:
@@ -99,19 +110,38 @@ Objects that fail are named on stderr as they happen and counted at the end; the
 code is 1 when any failed. Archived (GLACIER) and vanished objects are reported, not failures.
 `)
     .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
+      if (source === '-' || target === '-') return streamCopy(source, target, opts, signal);
       const libOpts = copyLibraryOptions(source, target, opts);
       if (opts.apiExample) return writeOut(apiExample('copy', libOpts));
       libOpts.signal = signal;
       libOpts.stopSignal = stopSignal;
-      if (opts.debug) libOpts.onConcurrency = (ev) => process.stderr.write(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
-      libOpts.log = (m) => { if (!opts.quiet) process.stderr.write(`s3blitz: ${m}\n`); };
+      if (opts.debug) libOpts.onConcurrency = (ev) => writeErr(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
+      libOpts.log = (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); };
       libOpts.progress = new Progress({ quiet: opts.quiet });
       const fmt = formatOf(opts);
       libOpts.onObject = copyProgressLines(fmt);
       const r = await lib.copy(libOpts);
-      await finishCopy(report.copy(r), r, fmt, opts);
-      return r.ok ? 0 : 1;
+      return finishCopy(report.copy(r), r, fmt, opts);
     }, { graceful: true }));
+}
+
+// cp - s3://b/k (stdin to an object) and cp s3://b/k - (an object to stdout).
+async function streamCopy(source, target, opts, signal) {
+  const { UsageError } = require('../errors');
+  const { toStdout } = require('./object-commands');
+  if (source === '-' && target === '-') throw new UsageError('cp - -: give an s3:// object on one side');
+  if (target === '-') {
+    const o = libraryOptions(source, opts);
+    if (opts.apiExample) return writeOut(apiExample('cat', o, { stream: true }));
+    return toStdout(await lib.cat({ ...o, signal }));
+  }
+  const o = copyLibraryOptions(undefined, target, opts);
+  delete o.dryrun;
+  if (opts.apiExample) return writeOut(apiExample('putStream', { ...o, stream: 'process.stdin' }));
+  const r = await lib.putStream({ ...o, stream: process.stdin, signal });
+  if (formatOf(opts) === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
+  else if (!opts.quiet) await writeOut(`${report.format.tallyLine('uploaded', { objects: 1, bytes: r.bytes }, 9)}\n`);
+  return 0;
 }
 
 module.exports = { registerCopy, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions, copyProgressLines, finishCopy };

@@ -3,6 +3,7 @@ const { Command, CommanderError } = require('commander');
 const { register } = require('./commands');
 const { registerCopy } = require('./copy-command');
 const { registerCompare } = require('./compare-commands');
+const { registerObjects } = require('./object-commands');
 const { EXIT } = require('../errors');
 const pkg = require('../../package.json');
 
@@ -15,10 +16,12 @@ function buildProgram() {
     .exitOverride()
     .configureOutput({ outputError: (str, write) => write(`s3blitz: ${str.replace(/^error: /, '').trim()}\n`) })
     .addHelpText('after', `
-Sources and targets: s3://bucket/prefix, https://bucket.s3.REGION.amazonaws.com/prefix,
-https://s3.REGION.amazonaws.com/bucket/prefix, or a local folder. Credentials come
-from the standard AWS chain (environment, shared config and credentials files with
---profile, SSO, container and instance metadata).
+Sources and targets: s3://bucket/key, s3://bucket/folder/, s3://bucket/logs/*/01/*
+(wildcards), https://bucket.s3.REGION.amazonaws.com/prefix, or a local file or folder;
+cp, sync, compare and rm read paths as aws-cli does (see the README's path table).
+Credentials come from the standard AWS chain (environment, shared config and
+credentials files with --profile, SSO, container and instance metadata); a profile's
+endpoint_url is used. -H is --human-readable; -h is help.
 
 Exit codes: 0 success, 1 differences or failed objects, 2 usage error, 3 fatal error,
 4 refused for safety, 130/143 interrupted.
@@ -26,10 +29,14 @@ Exit codes: 0 success, 1 differences or failed objects, 2 usage error, 3 fatal e
 Examples:
   $ s3blitz summarize .
   $ s3blitz ls s3://my-bucket/logs/ --long
-  $ s3blitz summarize s3://my-bucket --summarize-folders --json`);
+  $ s3blitz summarize s3://my-bucket --summarize-folders --json
+  $ s3blitz cp s3://my-bucket/report.csv ./report.csv
+  $ s3blitz rm 's3://my-bucket/tmp/*' --max-delete 1000
+  $ echo hello | s3blitz cp - s3://my-bucket/hello.txt`);
   register(program);
   registerCopy(program);
   registerCompare(program);
+  registerObjects(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

@@ -6,15 +6,20 @@ const { help } = require('../options');
 
 function connectionOptions(cmd) {
   return cmd
-    .option('--endpoint-url <url>', 'S3 endpoint (default: $AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS)')
+    .option('--endpoint-url <url>', 'S3 endpoint (default: $AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, the profile\'s endpoint_url, else AWS)')
     .option('--region <region>', 'AWS region (default: $AWS_REGION, the profile\'s region, else us-east-1)')
     .option('--profile <name>', 'shared config / credentials profile (default: $AWS_PROFILE)')
     .option('--path-style', 'path-style addressing (default for --endpoint-url)')
     .option('--no-path-style', 'virtual-hosted-style addressing even with --endpoint-url')
-    .option('--request-payer <who>', 'requester: accept charges for a requester-pays bucket');
+    .option('--request-payer <who>', 'requester: accept charges for a requester-pays bucket')
+    .option('--no-sign-request', 'anonymous requests to the source (a public bucket): no credentials are looked up');
 }
 
 function sourceOptions(cmd) {
+  // --include and --exclude go into one list, in the order given: the last rule that
+  // matches a key decides (aws-cli's rule).
+  const rules = [];
+  const rule = (kind) => (glob) => { rules.push({ [kind]: glob }); return rules; };
   return cmd
     .option('--bucket <name>', 'source bucket (instead of s3://bucket/...)')
     .option('--prefix <prefix>', 'only keys that start with prefix (raw: no "/" implied)')
@@ -22,6 +27,8 @@ function sourceOptions(cmd) {
     .option('--stop-at <key>', 'only keys up to key (inclusive)')
     .option('--filter <js>', 'js:({Key, Size, LastModified, ETag, StorageClass}) => boolean')
     .option('--pattern <text>', 'only keys containing text, or matching js:/regexp/flags')
+    .option('--include <glob>', 'keep keys (relative to the source folder) that match glob; repeatable, the last matching --include/--exclude decides', rule('include'))
+    .option('--exclude <glob>', 'leave out keys (relative to the source folder) that match glob; repeatable', rule('exclude'))
     .option('--list-concurrency <n>', help('listConcurrency'))
     .option('--max-list-requests <n>', 'stop after n list requests (the result is marked incomplete)')
     .option('--sequential', 'list with one plain ListObjectsV2 walk, no parallel ranges')
@@ -33,6 +40,7 @@ function outputOptions(cmd, { json = true } = {}) {
   if (json) cmd.option('--json', 'machine-readable JSON output');
   return cmd
     .option('-q, --quiet', 'no progress line, no notices')
+    .option('-H, --human-readable', 'sizes as KiB, MiB, GiB (-h is help)')
     .option('-v, --verbose', 'request statistics on stderr at the end')
     .option('--debug', 'stack traces and request details on errors')
     .option('--api-example', 'print the equivalent library call instead of running');
@@ -53,6 +61,9 @@ function libraryOptions(source, opts) {
     'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential'];
   for (const k of copy) if (opts[k] !== undefined) o[k] = opts[k];
   if (opts.pathStyle !== undefined && process.argv.some((a) => a === '--path-style' || a === '--no-path-style')) o.forcePathStyle = opts.pathStyle;
+  if (opts.signRequest === false) o.noSignRequest = true;
+  const rules = opts.include || opts.exclude;
+  if (rules && rules.length) o.pathFilters = rules;
   if (typeof opts.splitHints === 'string' || opts.splitHints === false) o.splitHints = opts.splitHints;
   return o;
 }

@@ -4,14 +4,22 @@ const { S3BlitzError, EXIT, UsageError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { Journal } = require('../journal/journal');
 const { CLI } = require('../options');
+const { clearLine } = require('../progress');
 
 let debug = false;
 
+// Output to stdout and stderr clears the progress line first (they may share a terminal).
 function writeOut(text) {
+  clearLine();
   return new Promise((resolve) => {
     if (process.stdout.write(text)) resolve();
     else process.stdout.once('drain', resolve);
   });
+}
+
+function writeErr(text) {
+  clearLine();
+  process.stderr.write(text);
 }
 
 const FORMATS = ['text', 'json', 'markdown', 'html'];
@@ -30,11 +38,24 @@ function formatOf(opts) {
   return 'text';
 }
 
-function apiExample(fnName, libOpts) {
+// Options whose CLI text is a number: the library example passes them as numbers.
+const NUMERIC = new Set(['listConcurrency', 'maxListRequests', 'depth', 'top', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency',
+  'maxQueueSize', 'maxDelete', 'maxFailures', 'deleteConcurrency']);
+
+// The library call the command makes, as a CommonJS program that runs as written (no
+// top-level await): numbers as numbers, the result printed as JSON (cat: the bytes).
+function apiExample(fnName, libOpts, { stream = false } = {}) {
   const shown = {};
-  for (const [k, v] of Object.entries(libOpts)) if (v !== undefined) shown[k] = v;
-  const body = JSON.stringify(shown, null, 2).replace(/^ {2}"([A-Za-z_$][\w$]*)":/gm, '  $1:');
-  return `const s3blitz = require('s3blitz');\n\nconst result = await s3blitz.${fnName}(${body});\n`;
+  for (const [k, v] of Object.entries(libOpts)) {
+    if (v === undefined) continue;
+    shown[k] = NUMERIC.has(k) && typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
+  }
+  const body = JSON.stringify(shown, null, 2).replace(/^ {2}"([A-Za-z_$][\w$]*)":/gm, '  $1:').replace(/^ {2}stream: "process\.stdin"/m, '  stream: process.stdin');
+  const use = stream
+    ? '  .then(({ stream }) => stream.pipe(process.stdout))'
+    : '  .then((result) => console.log(JSON.stringify(result, null, 2)))';
+  return `const s3blitz = require('s3blitz');\n\ns3blitz.${fnName}(${body})\n${use}\n` +
+    '  .catch((err) => {\n    console.error(err.message);\n    process.exitCode = err.exitCode || 1;\n  });\n';
 }
 
 const GRACE_MS = CLI.graceMs;
@@ -50,11 +71,11 @@ function installSignals(hard, soft, graceful) {
     process.exitCode = code;
     if (++count > 1) {
       Journal.flushAll();
-      process.stderr.write(`\ns3blitz: interrupted again: exiting now${graceful ? '; run the same command again to resume' : ''}\n`);
+      writeErr(`\ns3blitz: interrupted again: exiting now${graceful ? '; run the same command again to resume, or add --no-resume to start afresh' : ''}\n`);
       process.exit(code);
     }
     if (graceful) {
-      process.stderr.write(`\ns3blitz: ${sig}: finishing requests in flight (up to ${GRACE_MS / 1000}s); press Ctrl-C again to exit at once\n`);
+      writeErr(`\ns3blitz: ${sig}: finishing requests in flight (up to ${GRACE_MS / 1000}s); press Ctrl-C again to exit at once\n`);
       soft.abort(reason);
       setTimeout(() => hard.abort(reason), GRACE_MS).unref();
     } else {
@@ -82,7 +103,7 @@ function runAction(fn, { graceful = false } = {}) {
     } catch (err) {
       const reason = hard.signal.aborted ? hard.signal.reason : soft.signal.aborted ? soft.signal.reason : null;
       if (reason && reason.interrupted) {
-        process.stderr.write(`s3blitz: ${reason.message}\n`);
+        writeErr(`s3blitz: ${reason.message}\n`);
         process.exitCode = reason.exitCode;
         return;
       }
@@ -95,10 +116,10 @@ function reportError(err) {
   let e = err;
   if (!(e instanceof S3BlitzError)) e = e && (e.$metadata || e.code) ? describeS3Error(e) : e;
   const known = e instanceof S3BlitzError;
-  process.stderr.write(`s3blitz: ${known ? e.message : `internal error: ${err && err.message}`}\n`);
-  if (debug) process.stderr.write(`${(err && err.stack) || err}\n${err && err.cause ? `cause: ${err.cause.stack || err.cause}\n` : ''}`);
-  else if (!known) process.stderr.write('(run with --debug for details)\n');
+  writeErr(`s3blitz: ${known ? e.message : `internal error: ${err && err.message}`}\n`);
+  if (debug) writeErr(`${(err && err.stack) || err}\n${err && err.cause ? `cause: ${err.cause.stack || err.cause}\n` : ''}`);
+  else if (!known) writeErr('(run with --debug for details)\n');
   process.exitCode = known ? e.exitCode : EXIT.FATAL;
 }
 
-module.exports = { runAction, writeOut, apiExample, reportError, formatOf, FORMATS };
+module.exports = { runAction, writeOut, writeErr, apiExample, reportError, formatOf, FORMATS };

@@ -10,6 +10,7 @@ const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
 const { compareKeys } = require('../keys/order');
+const { SafetyError } = require('../errors');
 
 const VERSION = 1;
 const open = new Set(); // journals to flush on an abrupt exit
@@ -63,13 +64,26 @@ class Journal {
     this.resumed = false;
   }
 
-  // Opens the journal; with resume, reads what an earlier run of the same command left.
-  static open(command, options) {
+  // Opens the journal; with resume, reads what an earlier run of the same command left,
+  // unless it is older than maxAgeMs (then says so through log and starts afresh). Takes the
+  // command's lock first: a second run of the same command at the same time is refused.
+  static open(command, options, { maxAgeMs = Infinity, log } = {}) {
     const j = new Journal(journalPath(command, options), command);
-    if (options.resume !== false && fs.existsSync(j.file)) j._load();
-    else if (fs.existsSync(j.file)) fs.rmSync(j.file);
     fs.mkdirSync(path.dirname(j.file), { recursive: true, mode: 0o700 });
-    j.fd = fs.openSync(j.file, 'a', 0o600);
+    j.lock = takeLock(`${j.file}.lock`, command, log);
+    try {
+      let st = null;
+      try { st = fs.statSync(j.file); } catch { /* none */ }
+      if (st && options.resume !== false && Date.now() - st.mtimeMs > maxAgeMs) {
+        if (log) log(`not resuming ${j.file}: the run it belongs to stopped ${new Date(st.mtimeMs).toISOString()}, longer ago than --resume-max-age; starting afresh`);
+        fs.rmSync(j.file);
+      } else if (st && options.resume !== false) j._load();
+      else if (st) fs.rmSync(j.file);
+      j.fd = fs.openSync(j.file, 'a', 0o600);
+    } catch (err) {
+      releaseLock(j.lock);
+      throw err;
+    }
     if (!j.resumed) j._write({ t: 'start', version: VERSION, command });
     j.timer = setInterval(() => j.flush(), 1000);
     j.timer.unref();
@@ -182,6 +196,8 @@ class Journal {
     clearInterval(this.timer);
     if (this.fd !== null) { fs.closeSync(this.fd); this.fd = null; }
     open.delete(this);
+    releaseLock(this.lock);
+    this.lock = null;
   }
 
   remove() {
@@ -192,6 +208,47 @@ class Journal {
   static flushAll() {
     for (const j of open) { try { j.flush(); } catch { /* exiting anyway */ } }
   }
+}
+
+// The lock of a command: a file beside its journal naming the process that runs it. One left
+// by a process that is gone (a crash, a kill) is taken over.
+const held = new Set(); // lock files this process holds
+
+function takeLock(file, command, log) {
+  const me = { pid: process.pid, host: os.hostname(), started: new Date().toISOString(), command };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(file, JSON.stringify(me), { flag: 'wx', mode: 0o600 });
+      held.add(file);
+      return file;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    let other = null;
+    try { other = JSON.parse(fs.readFileSync(file, 'utf8')); } catch { /* being written, or cut short */ }
+    if (!other) {
+      // Unreadable: being written this instant, or cut short by a crash long ago.
+      let age = Infinity;
+      try { age = Date.now() - fs.statSync(file).mtimeMs; } catch { continue; }
+      if (age < 10000) throw new SafetyError(`another run of the same ${command} is starting (its lock ${file} is being written): wait for it or stop it`);
+    } else if (isRunning(other, file)) {
+      throw new SafetyError(`another run of the same ${command} is in progress (pid ${other.pid}${other.host !== me.host ? ` on ${other.host}` : ''}, started ${other.started}): wait for it or stop it; its lock is ${file}`);
+    } else if (log) log(`taking over the lock of an earlier run that is gone (pid ${other.pid}, started ${other.started})`);
+    fs.rmSync(file, { force: true });
+  }
+  throw new SafetyError(`cannot take the lock ${file}: another run keeps taking it`);
+}
+
+function isRunning({ pid, host }, file) {
+  if (host !== os.hostname()) return true; // cannot tell: assume it runs
+  if (pid === process.pid) return held.has(file);
+  try { process.kill(pid, 0); return true; } catch (err) { return err.code === 'EPERM'; }
+}
+
+function releaseLock(file) {
+  if (!file || !held.has(file)) return;
+  held.delete(file);
+  fs.rmSync(file, { force: true });
 }
 
 module.exports = { Journal, journalPath, stateDir, normalizeCommand, RUNTIME };

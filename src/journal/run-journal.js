@@ -3,6 +3,7 @@
 // open multipart uploads, and (sync) the delete set. Marks go out with every flush.
 const { Journal } = require('./journal');
 const { Watermark } = require('./watermark');
+const { parseDuration, DEFAULTS } = require('../options');
 
 const PROBLEMS = new Set(['failed', 'changed', 'skipped', 'vanished']);
 // A mark goes out every second and after this many finished objects, whichever comes
@@ -13,7 +14,8 @@ class RunJournal {
   // null when the run keeps no journal (dry runs, journal: false).
   static open(command, options) {
     if (options.dryrun || options.journal === false) return null;
-    return new RunJournal(Journal.open(command, options));
+    const maxAgeMs = parseDuration(options.resumeMaxAge ?? DEFAULTS.resumeMaxAge, '--resume-max-age');
+    return new RunJournal(Journal.open(command, options, { maxAgeMs, log: options.log }));
   }
 
   constructor(journal) {
@@ -50,8 +52,9 @@ class RunJournal {
   describe() {
     const t = this.journal.totals;
     const copied = t && t.copied ? t.copied.objects : 0;
-    return `resuming from ${this.file}: ${copied.toLocaleString('en-US')} objects already copied` +
-      (this.journal.upTo !== null ? `, continuing after ${JSON.stringify(this.journal.upTo)}` : '');
+    const deleted = t && t.deleted ? `, ${t.deleted.objects.toLocaleString('en-US')} deleted` : '';
+    return `resuming from ${this.file}: ${copied.toLocaleString('en-US')} objects already copied${deleted}` +
+      (this.journal.upTo !== null ? `, continuing after ${JSON.stringify(this.journal.upTo)}` : '') + ' (--no-resume starts afresh)';
   }
 
   isDone(key) { return this.journal.done.has(key); }
@@ -136,6 +139,10 @@ class RunJournal {
   }
 
   complete() { this.journal.remove(); }
+
+  // The run ended by a refusal or a fatal error: nothing to resume (a run of the same
+  // command starts afresh).
+  abandon() { this.journal.remove(); }
 
   // Kept for a resume, unless this run started afresh and never got to any object.
   keep() {

@@ -11,6 +11,8 @@ const { positiveInt, DEFAULTS } = require('../options');
 const { Progress } = require('../progress');
 const { ItemChunk } = require('../stores/chunks');
 const { runSignal } = require('../signal');
+const { pathFilter } = require('../keys/globs');
+const { compareKeys } = require('../keys/order');
 const { HintCollector, readHintsFile, loadCachedHints, saveCachedHints } = require('./split-hints');
 
 class Listing {
@@ -23,13 +25,19 @@ class Listing {
     this.filter = userFunction(options.filter, '--filter');
     this.match = keyMatcher(options.pattern);
     // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
+    // storeLocation: the location of the listing that opened the store (a lane of a copy).
     const { store, location } = options.store
-      ? { store: options.store, location: { prefix: options.prefix || '', text: options.source || 'custom store' } }
+      ? { store: options.store, location: options.storeLocation || { prefix: options.prefix || '', text: options.source || 'custom store' } }
       // sockets: requests the caller sends to this store besides list pages (a copy's GETs).
       : openStore({ ...options, stats: this.stats, maxSockets: options.sockets ? this.listConcurrency + options.sockets : this.listConcurrency }, 'source');
     this.store = store;
     this.location = location;
-    this.range = normalizeRange({ prefix: location.prefix, startAfter: options.startAfter, stopAt: options.stopAt });
+    // A single object is the range from its key to its key.
+    const stopAt = location.single !== undefined && !(options.stopAt && compareKeys(options.stopAt, location.single) < 0) ? location.single : options.stopAt;
+    this.range = normalizeRange({ prefix: location.prefix, startAfter: options.startAfter, stopAt });
+    if (options.emptyRange) this.range = { ...this.range, empty: true }; // a shard given nothing to list
+    this.select = keySelector(location, options.pathFilters, options.selectKey);
+    this.listed = 0; // items handed out, after every filter
     this.complete = false;
     // Library callers get onProgress events, never a line drawn on their terminal.
     this.progress = options.progress || new Progress({ onProgress: options.onProgress, showLine: false });
@@ -77,21 +85,42 @@ class Listing {
       source = this._walkPages(signal);
     }
     const filter = this.filter;
-    const match = this.match;
+    const match = this.select && this.match ? ((m, sel) => (k) => sel(k) && m(k))(this.match, this.select) : this.select || this.match;
     for await (let chunk of source) {
       if (Array.isArray(chunk)) chunk = new ItemChunk(chunk);
       if (collect && chunk.length) collect.add(chunk.key(chunk.length - 1));
       if (match || filter) chunk = new ItemChunk(this._filter(chunk.toItems(), match, filter));
       this.progress.tick(chunk);
+      this.listed += chunk.length;
       if (chunk.length) yield chunk;
     }
     this.complete = this.lister ? this.lister.complete : true;
+    if (this.complete && this.progress.listed) this.progress.listed();
     if (collect && this.complete && !this.stats.fallback) saveCachedHints(hints.where, collect.result());
+  }
+
+  // A wildcard path, or a name that is neither an object nor a folder, that matched
+  // nothing: the caller says so (noMatchText) and exits 1.
+  get noMatch() {
+    return Boolean(this.location.glob || this.location.fromName) && this.complete && this.listed === 0;
+  }
+
+  get noMatchText() {
+    const loc = this.location;
+    if (loc.glob) return `${loc.text} matches no object`;
+    const name = loc.prefix.slice(0, -1);
+    return `${loc.text} names no object, and nothing is under ${JSON.stringify(loc.prefix)} (for keys that start with ${JSON.stringify(name)}, use a wildcard: ${JSON.stringify(`${name}*`)})`;
+  }
+
+  // The source as the user wrote it, for messages.
+  get pattern() {
+    return this.location.glob ? this.location.glob.pattern : null;
   }
 
   // A store that answers all pages with one walk, asked for them in turn.
   async *_walkPages(signal) {
-    const { prefix, after, stop } = this.range;
+    const { prefix, after, stop, empty } = this.range;
+    if (empty) return;
     let page = await this.store.listPage({ prefix, startAfter: after || undefined, stopAt: stop === null ? undefined : stop, signal });
     yield page.items;
     while (page.truncated) {
@@ -131,4 +160,20 @@ class Listing {
   }
 }
 
-module.exports = { Listing };
+// Which keys of the listed range are selected: a wildcard path's (keys/globs.js), then the
+// --include / --exclude rules on the key relative to the path's folder, then a stage's own
+// test (selectKey: a target side kept to what its source side selects). null: all of them.
+function keySelector(location, pathFilters, selectKey) {
+  const tests = [];
+  if (location.glob) tests.push(location.glob.test);
+  const rules = pathFilter(pathFilters);
+  if (rules) {
+    const n = (location.base || '').length;
+    tests.push((key) => rules(key.slice(n)));
+  }
+  if (typeof selectKey === 'function') tests.push(selectKey);
+  if (!tests.length) return null;
+  return tests.length === 1 ? tests[0] : (key) => tests.every((t) => t(key));
+}
+
+module.exports = { Listing, keySelector };

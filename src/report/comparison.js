@@ -11,10 +11,10 @@ const { barChart } = require('./svg-charts');
 const TEXT_FOLDER_ROWS = 30;
 
 // One row per class, in the result's order (compare's precedence).
-function classTable(classes) {
-  const rows = [['class', 'objects', 'bytes', 'size']];
-  for (const [c, t] of Object.entries(classes)) rows.push([c, fmtInt(t.objects), fmtInt(t.bytes), humanBytes(t.bytes)]);
-  return table(rows, ['l', 'r', 'r', 'r']) + '\n';
+function classTable(classes, human = false) {
+  const rows = [human ? ['class', 'objects', 'size'] : ['class', 'objects', 'bytes', 'size']];
+  for (const [c, t] of Object.entries(classes)) rows.push(human ? [c, fmtInt(t.objects), humanBytes(t.bytes)] : [c, fmtInt(t.objects), fmtInt(t.bytes), humanBytes(t.bytes)]);
+  return table(rows, human ? ['l', 'r', 'r'] : ['l', 'r', 'r', 'r']) + '\n';
 }
 
 // Where the differences are, as a text table (nothing when nothing differs).
@@ -51,10 +51,20 @@ function comparisonHtml(r, { command, generatedAt } = {}) {
   });
 }
 
+// "identical" only when every pair's content was checked; pairs judged by size (and
+// modification time) alone are counted instead.
+function verdict(r) {
+  if (!r.identical) return 'different\n';
+  if (!r.judgedBySize) return 'identical\n';
+  const pairs = Object.entries(r.classes).filter(([c]) => c !== 'only-source' && c !== 'only-target').reduce((n, [, t]) => n + t.objects, 0);
+  return `no differences found; ${fmtInt(r.judgedBySize)} of ${fmtInt(pairs)} pairs were judged by size${r.classes.unknown.objects < r.judgedBySize ? ' and modification time' : ''} only (--checksum reads their content)\n`;
+}
+
+/** options: human (text: sizes in units only); command and generatedAt (Markdown and HTML). */
 function comparisonReport(r, options = {}) {
   return {
-    text: () => classTable(r.classes) + folderText(r.folders) + (r.identical ? 'identical\n' : 'different\n'),
-    json: () => JSON.stringify({ source: r.source, target: r.target, identical: r.identical, method: r.method, classes: r.classes, folders: r.folders, complete: r.complete, unmappable: r.unmappable, stats: r.stats }, null, 2) + '\n',
+    text: () => classTable(r.classes, Boolean(options.human)) + folderText(r.folders) + verdict(r),
+    json: () => JSON.stringify({ source: r.source, target: r.target, identical: r.identical, judgedBySize: r.judgedBySize, verified: r.verified, method: r.method, classes: r.classes, folders: r.folders, complete: r.complete, unmappable: r.unmappable, stats: r.stats }, null, 2) + '\n',
     markdown: () => comparisonMarkdown(r, options),
     html: () => comparisonHtml(r, options),
   };

@@ -14,7 +14,8 @@ function cpText(r) {
   else out.push(line('copied', r.copied));
   for (const k of PROBLEMS) if (r[k].objects) out.push(line(k, r[k]));
   if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
-  if (!r.complete) out.push('the listing is incomplete (--max-list-requests)');
+  // Stopped early for another reason (Ctrl-C, --max-failures), the reason is said elsewhere.
+  if (!r.complete && !r.interrupted && !r.stoppedByFailures) out.push('the listing is incomplete (--max-list-requests)');
   return out.join('\n') + '\n';
 }
 

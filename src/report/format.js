@@ -56,6 +56,11 @@ function itemLong(it) {
   return `${isoDate(it.LastModified)}  ${String(it.Size).padStart(14)}  ${escapeKey(it.Key)}`;
 }
 
+// ls --long --human-readable: the size in units.
+function itemLongHuman(it) {
+  return `${isoDate(it.LastModified)}  ${humanBytes(it.Size).padStart(10)}  ${escapeKey(it.Key)}`;
+}
+
 function table(rows, aligns) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => stripAnsi(String(r[c])).length)));
   return rows.map((r) => r.map((cell, c) => {
@@ -83,5 +88,5 @@ function statsText(stats) {
 }
 
 module.exports = {
-  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, statsText, table, tallyLine, pct,
+  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, itemLongHuman, statsText, table, tallyLine, pct,
 };

@@ -11,17 +11,19 @@ const { cellText, usdText } = require('./cells');
 const FROM_MODEL = ['quantiles', 'age-histogram', 'multipart', 'folders', 'largest', 'oldest', 'empty', 'trouble', 'uploads'];
 const TEXT_FOLDERS = 20;
 
-function groupTable(title, rows, total, costs) {
+// human: sizes in units only (--human-readable), without the exact byte counts.
+function groupTable(title, rows, total, costs, human = false) {
   if (!rows || !rows.length) return '';
+  const drop = (row) => (human ? row.filter((_, i) => i !== 2) : row);
   const head = [chalk.bold(title), chalk.bold('objects'), chalk.bold('bytes'), chalk.bold('size'), chalk.bold('share')];
   if (costs) head.push(chalk.bold('est. $/month'));
-  const body = [head];
+  const body = [drop(head)];
   for (const r of rows) {
     const line = [escapeKey(r.name), fmtInt(r.objects), fmtInt(r.bytes), humanBytes(r.bytes), pct(r.bytes, total)];
     if (costs) line.push(usdText(costs.get(r.name) ?? null));
-    body.push(line);
+    body.push(drop(line));
   }
-  return table(body, ['l', 'r', 'r', 'r', 'r', 'r']) + '\n';
+  return table(body, drop(['l', 'r', 'r', 'r', 'r', 'r'])) + '\n';
 }
 
 function sectionText(sec) {
@@ -33,7 +35,7 @@ function sectionText(sec) {
   return out;
 }
 
-function summaryText(res) {
+function summaryText(res, { human = false } = {}) {
   const { summary: s, source, stats, complete } = res;
   const sections = new Map(summarySections(res, { folders: TEXT_FOLDERS, humanBytes }).map((x) => [x.id, x]));
   const model = (id) => (sections.has(id) ? sectionText(sections.get(id)) : undefined);
@@ -41,7 +43,7 @@ function summaryText(res) {
   out.push(chalk.bold(`Summary of ${source}`) + (complete ? '' : chalk.yellow('  (incomplete: stopped early)')));
   out.push(table([
     ['objects', fmtInt(s.objects)],
-    ['total size', `${humanBytes(s.bytes)} (${fmtInt(s.bytes)} bytes)`],
+    ['total size', human ? humanBytes(s.bytes) : `${humanBytes(s.bytes)} (${fmtInt(s.bytes)} bytes)`],
     ['smallest', s.minSize === null ? '-' : humanBytes(s.minSize)],
     ['mean', s.meanSize === null ? '-' : humanBytes(Math.round(s.meanSize))],
     ['largest', s.maxSize === null ? '-' : humanBytes(s.maxSize)],
@@ -62,11 +64,11 @@ function summaryText(res) {
   out.push(model('age-histogram'));
   const cost = pricedCost(s);
   const costs = cost ? new Map(cost.classes.map((c) => [c.name, c.usdPerMonth])) : null;
-  out.push(groupTable('storage class', s.storageClasses, s.bytes, costs));
+  out.push(groupTable('storage class', s.storageClasses, s.bytes, costs, human));
   if (cost) out.push(`${sections.get('storage-classes').note}\n`);
   out.push(model('multipart'));
-  if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes));
-  out.push(groupTable('extension', s.extensions, s.bytes));
+  if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes, null, human));
+  out.push(groupTable('extension', s.extensions, s.bytes, null, human));
   for (const id of FROM_MODEL.slice(3)) out.push(model(id));
   if (s.approximate) out.push(chalk.yellow('groups beyond the 10,000 largest are folded into (other); their counts are approximate'));
   if (stats && stats.listRequests) {

@@ -5,10 +5,10 @@ const { summaryText } = require('./summary-text');
 const { summaryMarkdown } = require('./summary-markdown');
 const { summaryHtml } = require('./summary-html');
 
-/** options (Markdown and HTML): command (the command line to show), generatedAt. */
+/** options: human (text: sizes in units only); command (the command line to show) and generatedAt (Markdown and HTML). */
 function summaryReport(res, options = {}) {
   return {
-    text: () => summaryText(res),
+    text: () => summaryText(res, { human: Boolean(options.human) }),
     json: () => JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, stats: res.stats, startedAt: res.startedAt, elapsedMs: res.elapsedMs }, null, 2) + '\n',
     markdown: () => summaryMarkdown(res, options),
     html: () => summaryHtml(res, options),

@@ -33,6 +33,21 @@ class AgeHistogram {
     this.cell[1] += size;
   }
 
+  // The counts by month, so shards' histograms merge exactly (merge.js).
+  state() { return { months: [...this.months].map(([m, c]) => [m, c[0], c[1]]), unknown: [...this.unknown] }; }
+
+  /** Adds another's state to this one. */
+  merge(st) {
+    for (const [m, objects, bytes] of st.months) {
+      const c = this.months.get(m);
+      if (c) { c[0] += objects; c[1] += bytes; } else this.months.set(m, [objects, bytes]);
+    }
+    this.unknown[0] += st.unknown[0];
+    this.unknown[1] += st.unknown[1];
+    this.cell = null; this.from = 0; this.to = -1;
+    return this;
+  }
+
   // Rows from the oldest period to the newest, empty ones included, so a chart of them
   // has a true time axis.
   toJSON() {

@@ -16,7 +16,7 @@ const { UsageError, FatalError } = require('../errors');
 const { showKey } = require('../list/untrusted-store');
 const { describeS3Error, httpStatus } = require('../stores/s3-errors');
 const { NO_PART_HEAD } = require('../transfer/server-copy');
-const { resolveLocation, listingAt } = require('../stores/location');
+const { folderPaths } = require('./paths');
 const { targetConnection } = require('../stores/open-store');
 const { DifferenceFolders } = require('./difference-folders');
 
@@ -94,25 +94,36 @@ class Comparison {
     this.options = options;
     this.stats = options.stats || new RequestStats();
     this.signal = runSignal(options.signal);
+    const paths = options.paths || folderPaths(options);
     // sourceSockets / targetSockets: a sync's copies, besides the list requests.
-    this.srcListing = new Listing({ ...options, stats: this.stats, signal: this.signal, sockets: options.sourceSockets });
+    this.srcListing = new Listing({ ...options, sourceLocation: paths.source, stats: this.stats, signal: this.signal, sockets: options.sourceSockets });
     try {
-      const tgt = { ...targetConnection(options), source: options.target, bucket: options.toBucket, prefix: undefined,
-        stats: this.stats, signal: this.signal, progress: this.srcListing.progress, startAfter: undefined, stopAt: undefined, sockets: options.targetSockets };
-      const dstLoc = resolveLocation({ location: options.target, bucket: options.toBucket }, 'target');
+      const dstLoc = paths.target;
+      const tgt = { ...targetConnection(options), source: undefined, bucket: undefined, prefix: undefined, pathFilters: undefined,
+        stats: this.stats, signal: this.signal, progress: this.srcListing.progress.forOtherSide(), startAfter: undefined, stopAt: undefined, targetSide: true,
+        sockets: options.targetSockets };
       this.mapper = createKeyMapper({
-        sourcePrefix: this.srcListing.range.prefix,
+        sourcePrefix: paths.source.base ?? this.srcListing.range.prefix,
         targetPrefix: dstLoc.prefix,
-        toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey,
+        toPrefix: options.toPrefix, addPrefix: options.addPrefix, toKey: options.toKey, single: paths.single,
       });
-      if (this.mapper.orderPreserving) {
+      // The target side is kept to what the source side selects (wildcards, --include /
+      // --exclude), so a sync never deletes what the source side left out.
+      const select = this.srcListing.select, unmap = this.mapper.unmapPrefix;
+      const selectKey = select && unmap ? (key) => select(unmap(key)) : undefined;
+      if (this.mapper.single) {
+        this.method = 'merge';
+        const key = paths.single.targetKey;
+        this.dstListing = new Listing({ ...tgt, sourceLocation: { ...dstLoc, prefix: key, base: '', single: key } });
+        this.empty = this.srcListing.range.empty;
+      } else if (this.mapper.orderPreserving) {
         const r = targetRange(this.srcListing, this.mapper);
         this.method = 'merge';
-        this.dstListing = new Listing({ ...tgt, ...listingAt(dstLoc, r.prefix), bucket: undefined, startAfter: r.startAfter, stopAt: r.stopAt });
+        this.dstListing = new Listing({ ...tgt, sourceLocation: { ...dstLoc, prefix: r.prefix }, startAfter: r.startAfter, stopAt: r.stopAt, selectKey });
         this.empty = r.empty;
       } else {
         this.method = 'sorted-spool';
-        this.dstListing = new Listing(tgt);
+        this.dstListing = new Listing({ ...tgt, sourceLocation: dstLoc });
         this.empty = this.srcListing.range.empty;
       }
     } catch (err) {
@@ -121,6 +132,13 @@ class Comparison {
     }
     this.tallies = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
     this.failures = [];
+    // With a local side there are no comparable ETags: size and modification time decide,
+    // as aws s3 sync does (a side older than the other is `older`), unless --checksum reads
+    // the bytes. Pairs judged so are counted: their content was not checked.
+    const o = options;
+    this.localSide = this.srcListing.store.type === 'local' || this.dstListing.store.type === 'local';
+    this.timeCompared = Boolean(o.compareTime) || (this.localSide && !o.checksum && !o.sizeOnly);
+    this.judgedBySize = 0;
   }
 
   get methodNote() {
@@ -165,6 +183,10 @@ class Comparison {
     if (!src) return 'only-target';
     if (src.Size !== dst.Size) return 'size-differs';
     const o = this.options;
+    if (this.localSide && !o.checksum) {
+      this.judgedBySize++;
+      return this.timeCompared && olderSecond(dst.LastModified, src.LastModified) ? 'older' : 'same';
+    }
     const v = etagVerdict(src.ETag, dst.ETag, o.ignoreEtags);
     if (v === 'differs') return 'content-differs';
     const older = o.compareTime && dst.LastModified && src.LastModified && +dst.LastModified < +src.LastModified;
@@ -192,6 +214,13 @@ class Comparison {
     this.srcListing.close();
     this.dstListing.close();
   }
+}
+
+// Whether a was modified in an earlier second than b. S3 keeps whole seconds, file systems
+// finer: a download takes its object's second, so it is never older than its object.
+function olderSecond(a, b) {
+  if (!a || !b) return false;
+  return Math.floor(+new Date(a) / 1000) < Math.floor(+new Date(b) / 1000);
 }
 
 // null where the server cannot say (see NO_PART_HEAD): the pair is then unknown.
@@ -276,6 +305,8 @@ async function compare(options = {}) {
   for (const s of Object.values(spools)) s.close();
   const classes = Object.fromEntries(CLASSES.map((c) => [c, cmp.tallies[c].toJSON()]));
   const identical = CLASSES.every((c) => !DIFFERENT.has(c) || classes[c].objects === 0) && cmp.failures.length === 0;
+  // Pairs whose content nothing checked: unknown ones, and those judged by size and time.
+  const judgedBySize = cmp.judgedBySize + classes.unknown.objects;
   return {
     source: cmp.srcListing.location.text,
     target: cmp.dstListing.location.text,
@@ -284,6 +315,8 @@ async function compare(options = {}) {
     classes,
     identical,
     folders: folders.toJSON(),
+    judgedBySize,
+    verified: identical && judgedBySize === 0,
     unmappable: cmp.failures,
     complete: cmp.srcListing.complete && cmp.dstListing.complete,
     stats: cmp.stats.toJSON(),

@@ -9,17 +9,29 @@ const { describeS3Error } = require('../stores/s3-errors');
 class CopyRun {
   /**
    * @param o {options (the command's), journal (RunJournal or null), src, dst, w, co, stats, signal,
-   *   prefixBase (length of the target prefix: the copier paces each folder below it on its own)}
+   *   progress, prefixBase (length of the target prefix: the copier paces each folder below it on its own)}
    */
-  constructor({ options, journal, src, dst, w, co, stats, signal, prefixBase }) {
+  constructor({ options, journal, src, dst, w, co, stats, signal, progress, prefixBase }) {
     this.options = options;
     this.journal = journal;
     this.dst = dst;
     this.stats = stats;
     this.signal = signal;
+    // Start no new copies: the caller's stopSignal (Ctrl-C), or --max-failures reached.
+    const stop = new AbortController();
+    if (options.stopSignal) {
+      if (options.stopSignal.aborted) stop.abort(options.stopSignal.reason);
+      else options.stopSignal.addEventListener('abort', () => stop.abort(options.stopSignal.reason), { once: true });
+    }
+    this.stopSignal = stop.signal;
     this.copier = new Copier({
       src, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: options.stopSignal, stats, onObject: options.onObject, onConcurrency: options.onConcurrency, log: options.log, prefixBase,
+      signal, stopSignal: stop.signal, stats, onConcurrency: options.onConcurrency, log: options.log, prefixBase,
+      onObject: (ev) => {
+        if (progress && ev.status !== 'planned') progress.done(ev.status, ev.size);
+        if (options.onObject) options.onObject(ev);
+      },
+      onCapped: () => stop.abort(new Error('--max-failures')),
       ...RunJournal.copierHooks(journal, dst.bucket, options),
     });
     if (journal) journal.attach(this.copier);
@@ -35,6 +47,7 @@ class CopyRun {
   async run({ feed, listed, finish, close }) {
     const { journal, copier, options } = this;
     const stop = options.stopSignal;
+    const stopped = () => Boolean((stop && stop.aborted) || this.signal.aborted);
     let complete = false, interrupted = false;
     try {
       await this.dst.open({ create: true });
@@ -49,19 +62,22 @@ class CopyRun {
         await copier.drain().catch(() => {});
       }
       await copier.drain();
-      interrupted = Boolean(fed && fed.interrupted) || Boolean(stop && stop.aborted) || this.signal.aborted;
-      complete = listed() && !interrupted;
+      interrupted = !copier.capped && (Boolean(fed && fed.interrupted) || stopped());
+      complete = listed() && !interrupted && !copier.capped;
       if (finish) await finish({ complete });
     } catch (err) {
-      if (journal) journal.keep();
+      // Only an interrupted run is resumed; after a refusal or a fatal error the same
+      // command starts afresh.
+      if (journal) { if (stopped()) journal.keep(); else journal.abandon(); }
       throw describeS3Error(err, { bucket: this.dst.bucket });
     } finally {
       close();
     }
+    const kept = Boolean(journal) && !complete && !copier.capped;
     if (journal) {
-      if (complete) journal.complete(); else journal.keep();
+      if (complete) journal.complete(); else if (kept) journal.keep(); else journal.abandon();
     }
-    return { complete, interrupted, journal: journal && !complete ? journal.file : null, ...copier.result() };
+    return { complete, interrupted, journal: kept ? journal.file : null, ...copier.result() };
   }
 }
 

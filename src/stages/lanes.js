@@ -28,6 +28,11 @@ async function planLanes(store, range, { maxLanes = 16, signal, stats } = {}) {
     const page = await store.listPage({ prefix, delimiter: '/', maxKeys: 1000, signal });
     if (stats) { stats.listRequests++; stats.folderListings++; stats.pages++; }
     if (page.truncated) return null;
+    // A store that lists folders out of S3's order (s3proxy's UTF-16 order) is not cut here:
+    // its one listing's own checks find out how to read it.
+    const entries = [...(page.prefixes || []), ...page.items.map((it) => it.Key)];
+    const inOrder = (list) => list.every((k, i) => i === 0 || compareKeys(list[i - 1], k) < 0);
+    if (!inOrder(page.prefixes || []) || !inOrder(page.items.map((it) => it.Key)) || entries.some((k) => !k.startsWith(prefix))) return null;
     // Folders strictly inside the range can start a lane.
     const folders = (page.prefixes || []).filter((f) => (!range.after || compareKeys(f, range.after) > 0) && (range.stop === null || compareKeys(f, range.stop) < 0));
     if ((page.prefixes || []).length === 1 && page.items.length === 0) { prefix = page.prefixes[0]; continue; }

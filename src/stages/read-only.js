@@ -12,7 +12,7 @@ async function withListing(options, body) {
   const listing = new Listing(options);
   try {
     const value = await body(listing);
-    return { ...value, complete: listing.complete, stats: listing.stats.toJSON() };
+    return { ...value, complete: listing.complete, stats: listing.stats.toJSON(), ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}) };
   } finally {
     listing.close();
   }
@@ -48,7 +48,9 @@ function summarize(options = {}) {
     await confirmTwins(summary.trouble, listing);
     const json = summary.toJSON();
     json.incompleteUploads = await uploads;
-    return { summary: json, source: listing.location.text, startedAt: startedAt.toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
+    const out = { summary: json, source: listing.location.text, startedAt: startedAt.toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
+    if (options.mergeState) out.mergeState = summary.mergeState(); // a shard's, for merge
+    return out;
   });
 }
 
@@ -63,6 +65,11 @@ async function confirmTwins(trouble, listing) {
     try { found = await store.stat(nfc, listing.signal); } catch { found = null; }
     if (found) trouble.confirmTwin(key, nfc);
   }
+}
+
+// A run cancelled while a user function ran stops before the next item.
+function stopIfAborted(listing) {
+  if (listing.signal.aborted) throw listing.signal.reason || new Error('aborted');
 }
 
 async function callUser(fn, args, name, key) {
@@ -81,7 +88,7 @@ function each(options = {}) {
     let count = 0;
     for await (const page of listing.pages()) {
       if (mapList) await callUser(mapList, [page], '--map-list');
-      if (map) for (const item of page) await callUser(map, [item], '--map', item.Key);
+      if (map) for (const item of page) { await callUser(map, [item], '--map', item.Key); stopIfAborted(listing); }
       count += page.length;
     }
     return { count };
@@ -103,6 +110,7 @@ function map(options = {}) {
     for await (const page of listing.pages()) {
       for (const item of page) {
         const v = await callUser(mapFn, [item], '--map', item.Key);
+        stopIfAborted(listing);
         count++;
         if (reduce) {
           if (!has) { acc = v; has = true; } else acc = await callUser(reduce, [acc, v], '--reduce', item.Key);

@@ -48,6 +48,24 @@ class SizeQuantiles {
     return this.max;
   }
 
+  // The counts themselves (non-empty bins only), so shards' quantiles merge exactly (merge.js).
+  state() {
+    const bins = [];
+    for (let b = 0; b < BINS; b++) if (this.bins[b]) bins.push([b, this.bins[b]]);
+    return { zero: this.zero, count: this.count, min: this.min, max: this.max, bins };
+  }
+
+  /** Adds another's state (its counts) to this one. */
+  merge(st) {
+    if (!st || !st.count) return this;
+    this.zero += st.zero;
+    this.count += st.count;
+    if (this.min === null || st.min < this.min) this.min = st.min;
+    if (this.max === null || st.max > this.max) this.max = st.max;
+    for (const [b, n] of st.bins) this.bins[b] += n;
+    return this;
+  }
+
   toJSON() {
     if (!this.count) return null;
     return {

@@ -147,6 +147,13 @@ class Summary {
       troubleKeys: this.trouble.toJSON(),
     };
   }
+
+  // What a shard's summary carries beyond its report, so merge.js can combine shards into the
+  // summary one process would have made: counters the report shows only as results.
+  mergeState() {
+    const classes = [...this.classes].map(([name, [objects, bytes, smallObjects, smallBytes]]) => ({ name, objects, bytes, smallObjects, smallBytes }));
+    return { quantiles: this.quantiles.state(), ages: this.ages.state(), classes, prices: this.prices, top: this.top, largest: this.largest.n ?? null };
+  }
 }
 
 module.exports = { Summary, extensionOf, folderOf, BOUNDS, FOLDERS_DEPTH };

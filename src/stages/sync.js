@@ -35,11 +35,12 @@ async function sync(options = {}) {
     const sockets = transferSockets(co);
     cmp = new Comparison({ ...options, startAfter: journal && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter, sourceSockets: sockets, targetSockets: sockets });
   } catch (err) {
-    if (journal) journal.keep();
+    if (journal) journal.abandon();
     throw err;
   }
   const dst = cmp.dstListing.store;
-  const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal });
+  const progress = cmp.srcListing.progress;
+  const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal, progress });
   const { copier } = run;
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
   const folders = differenceFolders(cmp);
@@ -48,7 +49,6 @@ async function sync(options = {}) {
   let sourceObjects = journal && journal.hasNote('source-seen') ? 1 : 0;
   const deleted = new Tally();
   let deleteRefused = null;
-  cmp.srcListing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied`;
   const feed = async () => {
     const unmap = cmp.mapper.unmapPrefix || ((k) => k);
     const onSeen = (pair) => {
@@ -61,10 +61,11 @@ async function sync(options = {}) {
       addToFolders(folders, pair, cls);
       if (pair.src) { sourceObjects++; if (journal) journal.note('source-seen'); }
       const done = pair.token && ((outcome) => journal.finished(pair.token, outcome, pair.src, pair.targetKey));
-      if (shouldCopy(cls, options)) return copier.add(pair.src, pair.targetKey, done);
+      if (shouldCopy(cls, { ...options, compareTime: cmp.timeCompared })) return copier.add(pair.src, pair.targetKey, done);
+      if (pair.src) progress.done('unchanged', pair.src.Size);
       if (cls === 'only-target' && doomed) { doomed.push({ key: pair.dst.Key, size: pair.dst.Size }); if (journal) journal.doom(pair.dst.Key, pair.dst.Size); }
       if (done) done(null);
-    }, { onSeen, stopSignal: options.stopSignal });
+    }, { onSeen, stopSignal: run.stopSignal });
     return { interrupted: cmp.interrupted };
   };
   // Deletes only after every copy, from complete listings, within the safety limits.

@@ -26,6 +26,8 @@ function copyHeaders(p) {
   return h;
 }
 
+const ANONYMOUS_KEYS = { accessKeyId: 'anonymous', secretAccessKey: 'anonymous' };
+
 class LeanRequests {
   /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client} */
   constructor(o) {
@@ -123,10 +125,11 @@ class LeanRequests {
   // A signed request, as HttpPool#fetch takes it (without its body).
   async _signed(method, key, query, headers, payloadHash) {
     const client = this.o.client();
-    const [credentials, region] = await Promise.all([client.config.credentials(), client.config.region()]);
+    const [credentials, region] = await Promise.all([this.o.anonymous ? ANONYMOUS_KEYS : client.config.credentials(), client.config.region()]);
     const target = this._target(region, key);
     if (!target) throw new FallBack('address only the SDK can resolve');
     const signed = this.signer.sign({ method, host: target.host, path: target.path, query, headers, credentials, region, payloadHash });
+    if (this.o.anonymous) delete signed.headers.authorization; // --no-sign-request: the path and query as signed, no signature
     const secure = target.url.protocol === 'https:';
     return {
       secure,

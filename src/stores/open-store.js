@@ -12,14 +12,18 @@ function targetConnection(options) {
     region: options.toRegion || options.region,
     profile: options.toProfile || options.profile,
     credentials: options.toCredentials || (options.toProfile ? undefined : options.credentials),
+    // Anonymous reads of a public source do not make the target's requests anonymous.
+    noSignRequest: false,
   };
 }
 
 // role 'source' reads source/bucket/prefix; 'target' reads target/toBucket/toPrefix.
 function openStore(options, role = 'source') {
-  const location = resolveLocation(role === 'source'
+  // A listing of a target (compare, sync) reads it like a source, but it may not exist yet.
+  const given = role === 'source' ? options.sourceLocation : options.targetLocation;
+  const location = given ? { ...given } : resolveLocation(role === 'source'
     ? { location: options.source, bucket: options.bucket, prefix: options.prefix }
-    : { location: options.target, bucket: options.toBucket, prefix: undefined }, role);
+    : { location: options.target, bucket: options.toBucket, prefix: undefined }, options.targetSide ? 'target' : role);
   const conn = role === 'source' ? options : targetConnection(options);
   const store = location.type === 's3'
     ? new S3Store({
@@ -30,6 +34,7 @@ function openStore(options, role = 'source') {
       forcePathStyle: conn.forcePathStyle,
       requestPayer: conn.requestPayer,
       credentials: conn.credentials,
+      noSignRequest: conn.noSignRequest,
       fastPaths: options.fastPaths,
       requestThread: options.requestThread,
       maxSockets: options.maxSockets,

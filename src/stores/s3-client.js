@@ -14,6 +14,7 @@ if (process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED === undefined) 
 const { S3Client } = require('@aws-sdk/client-s3');
 const { NodeHttpHandler } = require('@smithy/node-http-handler');
 const { poolSize } = require('./http-pool');
+const { checkProfile, configuredEndpoint } = require('./aws-config');
 
 function keepAliveAgents(maxSockets) {
   const n = poolSize(maxSockets);
@@ -23,15 +24,22 @@ function keepAliveAgents(maxSockets) {
   return { http: new http.Agent(o), https: new https.Agent(o) };
 }
 
-function endpointFromEnv(env = process.env) {
-  return env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
+// The endpoint when no --endpoint-url is given: the environment, else the profile's
+// configured one (aws-config.js).
+function endpointFromEnv(env = process.env, profile) {
+  return configuredEndpoint(profile, env);
 }
+
+// Anonymous requests (--no-sign-request): no credentials are looked up and nothing is signed.
+const ANONYMOUS = async () => ({ accessKeyId: '', secretAccessKey: '' }); // fresh: the SDK marks it
+const unsigned = { sign: async (request) => request };
 
 /**
  * @param {object} o endpointUrl, region, profile, forcePathStyle, maxSockets, credentials, maxAttempts
  */
 function createS3Client(o = {}) {
-  const endpoint = o.endpointUrl || endpointFromEnv();
+  if (!o.noSignRequest) checkProfile(o.profile);
+  const endpoint = o.endpointUrl || endpointFromEnv(process.env, o.profile);
   const agents = keepAliveAgents(o.maxSockets);
   const config = {
     region: o.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || undefined,
@@ -51,6 +59,7 @@ function createS3Client(o = {}) {
   };
   if (o.profile) config.profile = o.profile;
   if (o.credentials) config.credentials = o.credentials;
+  if (o.noSignRequest) { config.credentials = ANONYMOUS; config.signer = unsigned; }
   if (!config.region && !o.profile) config.region = 'us-east-1';
   let client = new S3Client(config);
   if (!config.region) {
@@ -63,4 +72,4 @@ function createS3Client(o = {}) {
   return client;
 }
 
-module.exports = { createS3Client, endpointFromEnv };
+module.exports = { createS3Client, endpointFromEnv, ANONYMOUS };

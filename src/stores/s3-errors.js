@@ -1,6 +1,6 @@
 'use strict';
 // Turns SDK and network errors into one line a user can act on.
-const { FatalError, S3BlitzError } = require('../errors');
+const { FatalError, UsageError, S3BlitzError } = require('../errors');
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'TimeoutError', 'EPIPE']);
 
@@ -53,7 +53,8 @@ function describeS3Error(err, ctx = {}) {
   else if (code === 'PermanentRedirect' || status === 301) msg = `${where} is in another region; pass --region`;
   else if (code === 'InvalidBucketName') msg = `invalid bucket name ${JSON.stringify(ctx.bucket)}`;
   else msg = `${ctx.op ? ctx.op + ' ' : ''}failed${ctx.key !== undefined ? ` for ${JSON.stringify(ctx.key)}` : ''}: ${code || 'error'}${status ? ` (HTTP ${status})` : ''}${err && err.message && err.message !== code ? `: ${firstLine(err.message)}` : ''}`;
-  const e = new FatalError(msg, { cause: err });
+  // A name no store accepts is the user's typo, not a run-time failure.
+  const e = code === 'InvalidBucketName' ? new UsageError(msg, { cause: err }) : new FatalError(msg, { cause: err });
   e.code = code;
   return e;
 }

@@ -7,7 +7,7 @@ const {
   ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand, HeadObjectCommand, GetObjectCommand,
   GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
   UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListMultipartUploadsCommand,
-  DeleteObjectsCommand, ListPartsCommand,
+  DeleteObjectsCommand, ListPartsCommand, CreateBucketCommand, DeleteBucketCommand,
 } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode, isThrottle, Throttled } = require('./s3-errors');
@@ -45,14 +45,14 @@ class S3Store {
     this.bucket = o.bucket;
     this.options = o;
     this.requestPayer = o.requestPayer;
-    const endpointUrl = o.endpointUrl || endpointFromEnv();
+    const endpointUrl = o.endpointUrl || endpointFromEnv(process.env, o.profile);
     this.endpoint = endpointUrl || 'AWS S3';
     this.stats = o.stats;
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
     this.lean = !(o.fastPaths ?? DEFAULTS.fastPaths) || o.client ? null : new LeanRequests({
-      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer,
+      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, anonymous: Boolean(o.noSignRequest),
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
     this.leanObjects = this.lean && new LeanObjects(this.lean);
@@ -112,7 +112,7 @@ class S3Store {
 
   async _useRegion(region) {
     const current = await this.client.config.region();
-    if (region && region !== current && !this.options.endpointUrl && !endpointFromEnv()) {
+    if (region && region !== current && !this.options.endpointUrl && !endpointFromEnv(process.env, this.options.profile)) {
       this.client = this._watch(createS3Client({ ...this.options, region }));
     }
   }
@@ -325,6 +325,34 @@ class S3Store {
     return (out.Errors || []).map((e) => ({ key: e.Key, reason: `${e.Code} ${e.Message || ''}`.trim() }));
   }
 
+  // HeadObject through the SDK, every field it answers (head), with the object's tags when
+  // asked. Keys as the SDK names them, without its request metadata.
+  async describeObject(key, { tags = false, signal } = {}) {
+    if (this.stats) this.stats.count('HEAD');
+    const { $metadata, ...head } = await this._send(HeadObjectCommand, { Key: key }, signal);
+    const out = { Bucket: this.bucket, Key: key, ...head };
+    if (tags) {
+      if (this.stats) this.stats.count('GET');
+      const t = await this._send(GetObjectTaggingCommand, { Key: key }, signal);
+      out.Tags = Object.fromEntries((t.TagSet || []).map((x) => [x.Key, x.Value]));
+    }
+    return out;
+  }
+
+  // The bucket itself (mb, rb). A region other than us-east-1 is named in the request, as S3 wants.
+  async createBucket({ signal } = {}) {
+    const region = await this.client.config.region();
+    if (this.stats) this.stats.count('PUT');
+    const params = { Bucket: this.bucket };
+    if (region && region !== 'us-east-1' && !this.options.endpointUrl) params.CreateBucketConfiguration = { LocationConstraint: region };
+    await this.client.send(new CreateBucketCommand(params), signal ? { abortSignal: signal } : undefined);
+  }
+
+  async deleteBucket({ signal } = {}) {
+    if (this.stats) this.stats.count('DELETE');
+    await this.client.send(new DeleteBucketCommand({ Bucket: this.bucket }), signal ? { abortSignal: signal } : undefined);
+  }
+
   // The object as it is now, as a listed item; null when it is gone.
   async stat(key, signal) {
     try {
@@ -366,7 +394,7 @@ async function listBuckets(o = {}) {
     const out = await client.send(new ListBucketsCommand({}));
     return (out.Buckets || []).map((b) => ({ Name: b.Name, CreationDate: b.CreationDate, BucketRegion: b.BucketRegion }));
   } catch (err) {
-    throw describeS3Error(err, { endpoint: o.endpointUrl || endpointFromEnv(), op: 'ListBuckets' });
+    throw describeS3Error(err, { endpoint: o.endpointUrl || endpointFromEnv(process.env, o.profile), op: 'ListBuckets' });
   } finally {
     client.destroy();
   }

@@ -39,6 +39,7 @@ function copyOptions(options) {
     largeCopyThreshold: parseSize(options.largeCopyThreshold ?? DEFAULTS.largeCopyThreshold, '--large-copy-threshold'),
     partSize: parseSize(options.partSize, '--part-size'),
     keepPartLayout: Boolean(options.keepPartLayout ?? DEFAULTS.keepPartLayout),
+    maxFailures: positiveInt(options.maxFailures ?? DEFAULTS.maxFailures, '--max-failures'),
   };
   if (o.partSize !== undefined && (o.partSize < MIN_PART || o.partSize > MAX_PART)) throw new UsageError('--part-size must be between 5MiB and 5GiB');
   return o;
@@ -88,6 +89,9 @@ class Copier {
     this.waiters = [];
     this.tallies = { copied: new Tally(), planned: new Tally(), failed: new Tally(), changed: new Tally(), skipped: new Tally(), vanished: new Tally() };
     this.failures = [];
+    this.reasons = new Map(); // a failure's reason without its key -> {reason, count}
+    this.succeeded = 0; // objects this run copied (a resumed run's earlier ones not counted)
+    this.capped = null; // set when every object so far failed the same way, --max-failures times
     this.noticed = new Set();
     // Each notice once per run (tag: what makes two notices the same).
     this.notice = (message, tag = message) => { if (!this.noticed.has(tag)) { this.noticed.add(tag); if (o.log) o.log(message); } };
@@ -105,16 +109,41 @@ class Copier {
 
   get ok() { return this.tallies.failed.objects === 0 && this.tallies.changed.objects === 0; }
 
-  record(item, targetKey, outcome) {
+  // keyed: a failure decided by the key alone (a --to-key function, a collision), which
+  // says nothing about the run going wrong: not counted towards --max-failures.
+  record(item, targetKey, outcome, { keyed = false } = {}) {
     const tally = this.tallies[outcome.status] || this.tallies.failed;
     tally.add(outcome.bytes !== undefined ? outcome.bytes : item.Size);
+    if (outcome.status === 'copied') this.succeeded++;
+    else if (outcome.status === 'failed' && !keyed) this._countReason(item.Key, targetKey, outcome.reason);
     if (outcome.status !== 'copied' && outcome.status !== 'planned' && this.failures.length < MAX_NAMED) {
       this.failures.push({ key: item.Key, targetKey, status: outcome.status, reason: outcome.reason });
     }
     if (this.onObject) this.onObject({ key: item.Key, targetKey, size: item.Size, ...outcome });
   }
 
-  get stopped() { return Boolean(this.fatal || this.signal.aborted || (this.stopSignal && this.stopSignal.aborted)); }
+  // Failures by reason, the keys left out so that one reason counts once; when the first
+  // --max-failures objects all failed the same way and none succeeded, the run stops: a
+  // wrong option (a storage class the store refuses) fails every object alike.
+  _countReason(key, targetKey, reason) {
+    let r = String(reason || 'failed');
+    for (const k of [key, targetKey]) if (k) r = r.split(JSON.stringify(k)).join('"…"');
+    const e = this.reasons.get(r) || { reason: r, count: 0 };
+    e.count++;
+    if (this.reasons.size < 1000 || this.reasons.has(r)) this.reasons.set(r, e);
+    if (!this.capped && this.succeeded === 0 && e.count >= this.co.maxFailures) {
+      this.capped = { reason: r, count: e.count };
+      this.notice(`stopping: the first ${e.count} objects all failed the same way and none was copied (--max-failures ${this.co.maxFailures}): ${r}`);
+      if (this.onCapped) this.onCapped();
+    }
+  }
+
+  // Failures by distinct reason, most frequent first.
+  failureReasons() {
+    return [...this.reasons.values()].sort((a, b) => b.count - a.count);
+  }
+
+  get stopped() { return Boolean(this.fatal || this.capped || this.signal.aborted || (this.stopSignal && this.stopSignal.aborted)); }
 
   // The prefix a target key is paced by: its folder at the first level below prefixBase.
   prefixOf(key) {
@@ -254,6 +283,8 @@ class Copier {
     const out = { copied: t.copied.toJSON(), failed: t.failed.toJSON(), changed: t.changed.toJSON(), skipped: t.skipped.toJSON(), vanished: t.vanished.toJSON() };
     if (this.dryrun) out.planned = t.planned.toJSON();
     out.failures = this.failures;
+    out.failureReasons = this.failureReasons();
+    if (this.capped) out.stoppedByFailures = this.capped;
     out.concurrencyTrace = this.concurrencyTrace;
     return out;
   }

@@ -12,8 +12,9 @@ const { ObjectError } = require('./outcome');
  * @param o {sourcePrefix, targetPrefix (from the target URL), toPrefix, addPrefix, toKey}
  * @returns {map(key) -> targetKey (throws ObjectError per key), injective, identity}
  */
-function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPrefix, toKey }) {
+function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPrefix, toKey, single }) {
   const fn = userFunction(toKey, '--to-key');
+  if (single && single.targetKey !== undefined && !fn && !toPrefix && !addPrefix) return singleMapper(single);
   const given = [['a target path', targetPrefix], ['--to-prefix', toPrefix], ['--add-prefix', addPrefix]].filter(([, v]) => v !== undefined && v !== '');
   if (fn && given.length) throw new UsageError(`--to-key cannot be combined with ${given.map(([n]) => n).join(' or ')}`);
   if (given.length > 1) throw new UsageError(`${given.map(([n]) => n).join(' and ')} cannot be combined: give one`);
@@ -25,19 +26,19 @@ function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPr
       map(key) {
         let out;
         try { out = fn(key); } catch (err) { throw new ObjectError('failed', `--to-key threw: ${err && err.message}`); }
-        const problem = keyProblem(out);
+        const problem = keyProblem(out) || badJoin(key, out);
         if (problem) throw new ObjectError('failed', `--to-key returned an invalid key (${problem})`);
         return out;
       },
     };
   }
-  const check = (out) => {
-    const problem = keyProblem(out);
+  const check = (out, key) => {
+    const problem = keyProblem(out) || badJoin(key, out);
     if (problem) throw new ObjectError('failed', `target key ${JSON.stringify(out.slice(0, 80))} is invalid (${problem})`);
     return out;
   };
   if (addPrefix) {
-    return { injective: true, identity: false, orderPreserving: true, mapPrefix: (p) => addPrefix + p, unmapPrefix: (t) => t.slice(addPrefix.length), map: (key) => check(addPrefix + key) };
+    return { injective: true, identity: false, orderPreserving: true, mapPrefix: (p) => addPrefix + p, unmapPrefix: (t) => t.slice(addPrefix.length), map: (key) => check(addPrefix + key, key) };
   }
   const dstPrefix = toPrefix !== undefined && toPrefix !== '' ? toPrefix : targetPrefix;
   const n = sourcePrefix.length;
@@ -47,8 +48,29 @@ function createKeyMapper({ sourcePrefix = '', targetPrefix = '', toPrefix, addPr
     orderPreserving: true,
     mapPrefix: (p) => dstPrefix + p.slice(n),
     unmapPrefix: (t) => sourcePrefix + t.slice(dstPrefix.length),
-    map: (key) => (dstPrefix === sourcePrefix ? key : check(dstPrefix + key.slice(n))),
+    map: (key) => (dstPrefix === sourcePrefix ? key : check(dstPrefix + key.slice(n), key)),
   };
 }
 
-module.exports = { createKeyMapper };
+// A key that starts with "/" or holds "//" where its source key has none is never written:
+// it is almost always a path joined twice, and local file systems cannot hold it.
+function badJoin(from, to) {
+  if (to.startsWith('/') && !from.startsWith('/')) return 'it would start with "/"';
+  if (to.includes('//') && !from.includes('//')) return 'it would hold "//"';
+  return null;
+}
+
+// One object to one target key.
+function singleMapper({ key, targetKey }) {
+  const problem = keyProblem(targetKey);
+  if (problem) throw new UsageError(`target key ${JSON.stringify(targetKey)} is invalid (${problem})`);
+  return {
+    injective: true, identity: key === targetKey, orderPreserving: true, single: true,
+    map(k) {
+      if (k !== key) throw new ObjectError('failed', `not the object asked for (${JSON.stringify(key)})`);
+      return targetKey;
+    },
+  };
+}
+
+module.exports = { createKeyMapper, badJoin };

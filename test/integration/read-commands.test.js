@@ -109,7 +109,8 @@ describe('bad input: one line on stderr, the documented exit code, no stack trac
     ['non-numeric concurrency', ['ls', 'BUCKET', '--list-concurrency', 'many'], 2, /--list-concurrency must be/],
     ['start-after after stop-at', ['ls', 'BUCKET', '--start-after', 'm', '--stop-at', 'c'], 2, /range is empty/],
     ['unknown option', ['ls', 'BUCKET', '--no-such-option'], 2, /unknown option/],
-    ['local folder missing', ['summarize', '/nonexistent/folder/xyz'], 3, /no such folder/],
+    // Not an s3:// URL and not on disk: a mistyped path is a usage error (issue 16).
+    ['local folder missing', ['summarize', '/nonexistent/folder/xyz'], 2, /is neither an s3:\/\/ URL nor a local file or folder/],
   ];
   test.each(cases)('%s', async (name, args, exitCode, message, env = {}) => {
     const { code, stderr, stdout } = await runCli(args.map((a) => (a === 'BUCKET' ? `s3://${bucket}` : a)), { env });

@@ -1,0 +1,470 @@
+// Type declarations of require('s3blitz') (src/index.js). Every option is the CLI's option in
+// camelCase; defaults are in src/options.js and the README. test/unit/types.test.js compiles
+// a typed example against this file with tsc --noEmit.
+import type { Readable } from 'stream';
+
+export interface Item {
+  Key: string;
+  Size: number;
+  LastModified: Date | null;
+  /** Quoted as S3 returns it; null for local files. */
+  ETag: string | null;
+  StorageClass: string | null;
+}
+
+export interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+export type CredentialsOption = Credentials | (() => Promise<Credentials>);
+
+/** A js: function as text ("js:(item) => ...") or the function itself. */
+export type Fn<A extends unknown[], R> = string | ((...args: A) => R);
+
+export interface Counts { objects: number; bytes: number }
+
+export interface ProgressEvent {
+  /** Listed so far (after filters). */
+  items: number;
+  bytes: number;
+  inflight: number;
+  elapsedMs: number;
+  /** Items listed per second. */
+  rate: number;
+  listed: { objects: number; bytes: number; complete: boolean };
+  /** cp and sync, once copies start. */
+  copied?: Counts;
+  /** rm, once deletes start. */
+  deleted?: Counts;
+  failed?: { objects: number };
+  /** Objects finished (copied, failed, skipped, unchanged). */
+  processed?: number;
+  objectRate?: number;
+  bytesRate?: number;
+  /** Once the listing is complete. */
+  percent?: number;
+  etaMs?: number | null;
+  /** The last event of a run. */
+  done?: boolean;
+}
+
+export interface RequestStatsJSON {
+  listRequests: number;
+  folderListings: number;
+  pages: number;
+  threadRequests: number;
+  keysReturned: number;
+  keysUnique: number;
+  overlap: number;
+  efficiency: number | null;
+  splits: number;
+  hedges: number;
+  hints: number;
+  meanInflight: number;
+  maxInflight: number;
+  listRechecks: number;
+  listChanges: number;
+  fallback: 'sequential' | 'sorted' | null;
+  requests: Record<string, number>;
+  retries: number;
+  throttles: number;
+  bytes: number;
+  estimatedCostUSD: number;
+}
+
+/** A store of the caller's own (see the README's "How the code is laid out"). */
+export interface Store {
+  listPage(args: { prefix?: string; startAfter?: string; continuationToken?: string; maxKeys?: number; delimiter?: string; signal?: AbortSignal }):
+    Promise<{ items: Item[]; prefixes?: string[]; truncated: boolean; nextToken?: string }>;
+  open(o?: { create?: boolean }): Promise<void>;
+  destroy(): void;
+  [method: string]: unknown;
+}
+
+export type PathFilter = { include: string } | { exclude: string };
+
+export interface ConnectionOptions {
+  endpointUrl?: string;
+  region?: string;
+  profile?: string;
+  forcePathStyle?: boolean;
+  requestPayer?: 'requester';
+  credentials?: CredentialsOption;
+  /** Anonymous requests to the source (public buckets). */
+  noSignRequest?: boolean;
+  fastPaths?: boolean;
+  requestThread?: boolean;
+}
+
+export interface SourceOptions extends ConnectionOptions {
+  /** s3://bucket/key, s3://bucket/folder/, s3://bucket/logs/*, an https S3 URL, or a local path. */
+  source?: string;
+  bucket?: string;
+  /** Raw key prefix (S3P). */
+  prefix?: string;
+  startAfter?: string;
+  stopAt?: string;
+  filter?: Fn<[Item], unknown>;
+  pattern?: string | RegExp;
+  /** --include / --exclude in order: the last rule that matches a key decides. */
+  pathFilters?: PathFilter[];
+  listConcurrency?: number | string;
+  maxListRequests?: number | string;
+  sequential?: boolean;
+  unordered?: boolean;
+  splitHints?: false | string;
+  folders?: boolean;
+  hedge?: boolean;
+  reorderWindow?: number;
+  maxQueuedPages?: number;
+  store?: Store;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  log?: (message: string) => void;
+  progress?: unknown;
+  stats?: unknown;
+}
+
+export interface TargetOptions {
+  target?: string;
+  toBucket?: string;
+  toPrefix?: string;
+  addPrefix?: string;
+  toKey?: Fn<[string], string>;
+  toEndpointUrl?: string;
+  toRegion?: string;
+  toProfile?: string;
+  toCredentials?: CredentialsOption;
+  targetStore?: Store;
+}
+
+export interface WriteOptions {
+  acl?: string;
+  storageClass?: string;
+  cacheControl?: string;
+  contentType?: string;
+  contentDisposition?: string;
+  contentEncoding?: string;
+  contentLanguage?: string;
+  expires?: string | Date;
+  metadata?: string | Record<string, string>;
+  metadataDirective?: 'COPY' | 'REPLACE';
+  tagging?: string;
+  sse?: 'AES256' | 'aws:kms';
+  sseKmsKeyId?: string;
+}
+
+export interface RunOptions {
+  dryrun?: boolean;
+  /** A journal file, or false for none. */
+  journal?: string | false;
+  resume?: boolean;
+  /** "7d", "12h", "30m", "90s" or seconds. */
+  resumeMaxAge?: string | number;
+  maxFailures?: number | string;
+  /** Start no new work; the journal is kept for a resume. */
+  stopSignal?: AbortSignal;
+}
+
+export interface CopyOptions extends SourceOptions, TargetOptions, WriteOptions, RunOptions {
+  copyConcurrency?: number | string;
+  largeCopyConcurrency?: number | string;
+  partConcurrency?: number | string;
+  largeCopyThreshold?: number | string;
+  partSize?: number | string;
+  keepPartLayout?: boolean;
+  maxQueueSize?: number | string;
+  onObject?: (outcome: ObjectOutcome) => void;
+  onUpload?: (uploadId: string, key: string) => void;
+  onConcurrency?: (event: { name: string; limit: number; reason: string }) => void;
+}
+
+export type Status = 'copied' | 'planned' | 'failed' | 'changed' | 'skipped' | 'vanished';
+
+export interface ObjectOutcome {
+  key: string;
+  targetKey: string | null;
+  size: number;
+  status: Status;
+  reason?: string;
+  bytes?: number;
+}
+
+export interface Failure { key: string; targetKey?: string | null; status: string; reason: string }
+export interface FailureReason { reason: string; count: number }
+
+export interface CopyResult {
+  source: string;
+  target: string;
+  dryrun: boolean;
+  complete: boolean;
+  interrupted: boolean;
+  /** The journal kept for a resume, or null. */
+  journal: string | null;
+  copied: Counts;
+  failed: Counts;
+  changed: Counts;
+  skipped: Counts;
+  vanished: Counts;
+  planned?: Counts;
+  failures: Failure[];
+  failureReasons: FailureReason[];
+  stoppedByFailures?: FailureReason;
+  concurrencyTrace: unknown;
+  collisions?: number;
+  ok: boolean;
+  /** Set when a wildcard path, or a name that is neither an object nor a folder, matched nothing. */
+  noMatch?: string;
+  stats: RequestStatsJSON;
+}
+
+export type CompareClass = 'only-source' | 'only-target' | 'size-differs' | 'content-differs' | 'older' | 'unknown' | 'same';
+
+export interface CompareOptions extends SourceOptions, TargetOptions {
+  compareTime?: boolean;
+  checksum?: boolean;
+  ignoreEtags?: boolean;
+  show?: CompareClass[] | 'all' | string;
+  onPair?: (pair: PairRecord) => void;
+}
+
+export interface PairRecord {
+  class: CompareClass;
+  key: string | null;
+  targetKey: string;
+  source: Item | null;
+  target: Item | null;
+}
+
+export interface CompareResult {
+  source: string;
+  target: string;
+  method: 'merge' | 'sorted-spool';
+  methodNote: string;
+  classes: Record<CompareClass, Counts>;
+  /** Nothing differs (unknown pairs and pairs judged by size do not count). */
+  identical: boolean;
+  /** Pairs whose content was not checked: unknown ones, and those judged by size (and time). */
+  judgedBySize: number;
+  /** identical, and every pair's content checked. */
+  verified: boolean;
+  unmappable: { key: string; reason: string }[];
+  complete: boolean;
+  stats: RequestStatsJSON;
+  keys(kind: CompareClass): AsyncIterable<PairRecord>;
+  dispose(): void;
+}
+
+export interface SyncOptions extends CopyOptions, CompareOptions {
+  sizeOnly?: boolean;
+  overwrite?: boolean;
+  delete?: boolean;
+  maxDelete?: number | string;
+  force?: boolean;
+  onDelete?: (event: { key: string; size: number; dryrun?: boolean }) => void;
+}
+
+export interface SyncResult extends CopyResult {
+  method: 'merge' | 'sorted-spool';
+  classes: Record<CompareClass, Counts>;
+  deleted: Counts;
+  deleteRefused: string | null;
+  unmappable: { key: string; reason: string }[];
+}
+
+export interface SummarizeOptions extends SourceOptions {
+  summarizeFolders?: boolean;
+  depth?: number | string;
+  top?: number | string;
+}
+
+export interface Group { name: string; objects: number; bytes: number }
+
+export interface Summary {
+  objects: number;
+  bytes: number;
+  minSize: number | null;
+  maxSize: number | null;
+  meanSize: number | null;
+  histogram: { min: number; max: number | null; objects: number; bytes: number }[];
+  storageClasses: Group[];
+  extensions: Group[];
+  folders?: Group[];
+  depth?: number;
+  oldest: { key: string; lastModified: string } | null;
+  newest: { key: string; lastModified: string } | null;
+  approximate?: boolean;
+  [field: string]: unknown;
+}
+
+export interface ReadResult {
+  complete: boolean;
+  stats: RequestStatsJSON;
+  noMatch?: string;
+}
+
+export interface SummarizeResult extends ReadResult { summary: Summary; source: string }
+export interface LsResult extends ReadResult { items: Item[] }
+
+export interface EachOptions extends SourceOptions {
+  map?: Fn<[Item], unknown>;
+  mapList?: Fn<[Item[]], unknown>;
+}
+
+export interface MapOptions<T = unknown> extends SourceOptions {
+  map: Fn<[Item], T | Promise<T>>;
+  reduce?: Fn<[T, T], T | Promise<T>>;
+  finally?: Fn<[T], unknown>;
+  default?: unknown;
+  onValue?: (value: T) => void;
+}
+
+export interface RmOptions extends SourceOptions, RunOptions {
+  maxDelete?: number | string;
+  deleteConcurrency?: number | string;
+  onDelete?: (event: { key: string; size: number; dryrun?: boolean; error?: string }) => void;
+}
+
+export interface RmResult {
+  source: string;
+  dryrun: boolean;
+  deleted: Counts;
+  failed: Counts;
+  planned?: Counts;
+  failures: Failure[];
+  failureReasons: FailureReason[];
+  stoppedByFailures?: FailureReason;
+  complete: boolean;
+  interrupted: boolean;
+  journal: string | null;
+  ok: boolean;
+  noMatch?: string;
+  stats: RequestStatsJSON;
+}
+
+export interface CatOptions extends ConnectionOptions {
+  source: string;
+  /** "0-99", "100-", "-500" or "bytes=0-99". */
+  range?: string;
+  signal?: AbortSignal;
+}
+
+export interface CatResult {
+  stream: Readable;
+  contentLength?: number;
+  contentRange?: string;
+  contentType?: string;
+  etag?: string;
+}
+
+export interface HeadOptions extends ConnectionOptions {
+  source: string;
+  tags?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface HeadResult {
+  Bucket: string;
+  Key: string;
+  ContentLength?: number;
+  ContentType?: string;
+  ETag?: string;
+  LastModified?: Date;
+  Metadata?: Record<string, string>;
+  StorageClass?: string;
+  Tags?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+export interface PutStreamOptions extends ConnectionOptions, WriteOptions {
+  target: string;
+  stream: NodeJS.ReadableStream | AsyncIterable<Buffer | Uint8Array | string>;
+  partSize?: number | string;
+  partConcurrency?: number | string;
+  signal?: AbortSignal;
+}
+
+export interface PutStreamResult { target: string; bytes: number; parts: number; etag?: string; stats: RequestStatsJSON }
+
+export interface BucketOptions extends ConnectionOptions {
+  source?: string;
+  bucket?: string;
+  signal?: AbortSignal;
+}
+
+export interface RbOptions extends BucketOptions, RunOptions {
+  force?: boolean;
+  maxDelete?: number | string;
+  deleteConcurrency?: number | string;
+  onDelete?: RmOptions['onDelete'];
+  stopSignal?: AbortSignal;
+}
+
+export interface BucketInfo { Name?: string; CreationDate?: Date; BucketRegion?: string }
+
+export function items(options: SourceOptions): AsyncGenerator<Item, void, undefined>;
+export function pages(options: SourceOptions): AsyncGenerator<Item[], void, undefined>;
+export function ls(options: SourceOptions): Promise<LsResult>;
+export function summarize(options: SummarizeOptions): Promise<SummarizeResult>;
+export function each(options: EachOptions): Promise<ReadResult & { count: number }>;
+export function map<T = unknown>(options: MapOptions<T>): Promise<ReadResult & { result: unknown; count: number }>;
+export function copy(options: CopyOptions): Promise<CopyResult>;
+export function cp(options: CopyOptions): Promise<CopyResult>;
+export function compare(options: CompareOptions): Promise<CompareResult>;
+export function sync(options: SyncOptions): Promise<SyncResult>;
+export function listBuckets(options?: ConnectionOptions): Promise<BucketInfo[]>;
+export function rm(options: RmOptions): Promise<RmResult>;
+declare function rmAlias(options: RmOptions): Promise<RmResult>;
+export { rmAlias as delete };
+export function cat(options: CatOptions): Promise<CatResult>;
+export function head(options: HeadOptions): Promise<HeadResult>;
+export function putStream(options: PutStreamOptions): Promise<PutStreamResult>;
+export function mb(options: BucketOptions): Promise<{ bucket: string; created: boolean }>;
+export function rb(options: RbOptions): Promise<{ bucket: string; removed: boolean; emptied: RmResult | null; ok: boolean }>;
+
+export class Listing {
+  constructor(options?: SourceOptions);
+  readonly complete: boolean;
+  readonly noMatch: boolean;
+  stats: { toJSON(): RequestStatsJSON };
+  chunks(): AsyncGenerator<unknown, void, undefined>;
+  pages(): AsyncGenerator<Item[], void, undefined>;
+  items(): AsyncGenerator<Item, void, undefined>;
+  close(): void;
+}
+
+export class ParallelLister {
+  constructor(store: Store, options?: Record<string, unknown>);
+}
+
+/** S3's key order: UTF-8 bytes. */
+export function compareKeys(a: string, b: string): -1 | 0 | 1;
+
+export interface Report { text(): string; json(): string }
+export const report: {
+  summary(result: SummarizeResult, options?: { human?: boolean }): Report;
+  comparison(result: CompareResult, options?: { human?: boolean }): Report;
+  copy(result: CopyResult | SyncResult): Report;
+  buckets(buckets: BucketInfo[]): Report;
+  pairLine: { text(pair: PairRecord): string; json(pair: PairRecord): string };
+  plannedLine(event: ObjectOutcome, options?: { marked?: boolean }): string;
+  plannedDeleteLine(event: { key: string; size: number }): string;
+  problemLine(status: string, key: string, reason: string): string;
+  format: Record<string, (...args: any[]) => string>;
+};
+
+export const EXIT: Readonly<{ OK: 0; DIFFERS: 1; USAGE: 2; FATAL: 3; SAFETY: 4; SIGINT: 130; SIGTERM: 143 }>;
+
+export class S3BlitzError extends Error {
+  constructor(message: string, options?: { exitCode?: number; code?: string; cause?: unknown });
+  exitCode: number;
+  code?: string;
+}
+export class UsageError extends S3BlitzError {}
+export class FatalError extends S3BlitzError {}
+export class SafetyError extends S3BlitzError {}
+export class ObjectError extends Error {
+  constructor(status: string, reason: string, cause?: unknown);
+  status: string;
+}

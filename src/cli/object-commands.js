@@ -1,0 +1,150 @@
+'use strict';
+// rm, cat, head, mb, rb: thin shells over the library.
+const { pipeline } = require('stream/promises');
+const lib = require('../index');
+const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
+const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
+const report = require('../report');
+const { Progress } = require('../progress');
+const { help } = require('../options');
+
+const examples = (lines) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+const log = (opts) => (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); };
+
+function rmLibraryOptions(source, opts) {
+  const o = libraryOptions(source, opts);
+  for (const k of ['maxDelete', 'force', 'deleteConcurrency', 'maxFailures', 'resumeMaxAge']) if (opts[k] !== undefined) o[k] = opts[k];
+  if (opts.dryrun || opts.dryRun) o.dryrun = true;
+  if (opts.journal !== undefined && opts.journal !== true) o.journal = opts.journal;
+  if (opts.resume === false) o.resume = false;
+  return o;
+}
+
+function rmOptions(cmd) {
+  return cmd
+    .option('--dryrun', 'print what would be deleted, with sizes; delete nothing')
+    .option('--dry-run', 'same as --dryrun')
+    .option('--max-delete <n>', 'refuse (exit 4, nothing deleted) to delete more than n objects')
+    .option('--delete-concurrency <n>', help('deleteConcurrency'))
+    .option('--max-failures <n>', help('maxFailures'))
+    .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz)')
+    .option('--no-journal', 'keep no journal (the run cannot be resumed)')
+    .option('--no-resume', 'ignore the journal of an earlier run and start afresh')
+    .option('--resume-max-age <age>', help('resumeMaxAge'));
+}
+
+// The report of rm: one line per tally, the failures by reason; the exit code.
+async function finishRm(r, opts) {
+  const fmt = formatOf(opts);
+  if (fmt === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
+  else if (!opts.quiet || !r.ok) {
+    let text = r.dryrun ? report.format.tallyLine('would delete', r.planned, 13) + '\n' : report.format.tallyLine('deleted', r.deleted, 13) + '\n';
+    if (r.failed.objects) text += report.format.tallyLine('failed', r.failed, 13) + '\n';
+    await writeOut(text);
+  }
+  if (r.failureReasons.length) for (const f of r.failureReasons) writeErr(`s3blitz: ${f.count.toLocaleString('en-US')} failed: ${f.reason}\n`);
+  if (r.stoppedByFailures) writeErr(`s3blitz: stopped after ${r.stoppedByFailures.count} objects failed the same way and none was deleted (--max-failures)\n`);
+  if (opts.verbose) writeErr(`${report.format.statsText(r.stats)}\n`);
+  if (r.interrupted) writeErr(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}, or add --no-resume to start afresh\n`);
+  if (r.noMatch) writeErr(`s3blitz: ${r.noMatch}\n`);
+  return r.ok ? 0 : 1;
+}
+
+function registerObjects(program) {
+  const rmCmd = program.command('rm').alias('delete')
+    .description('delete one object, a folder, a wildcard\'s matches or a filtered listing (DeleteObjects, 1000 keys a request, many at once)')
+    .argument('[source]', 's3://bucket/key, s3://bucket/folder/, or s3://bucket/logs/*.gz');
+  outputOptions(rmOptions(sourceOptions(connectionOptions(rmCmd))))
+    .addHelpText('after', examples([
+      's3blitz rm s3://my-bucket/old/report.csv',
+      's3blitz rm s3://my-bucket/tmp/ --dryrun',
+      "s3blitz rm 's3://my-bucket/logs/2023-*' --max-delete 100000",
+      "s3blitz rm s3://my-bucket/data/ --exclude '*' --include '*.tmp'",
+    ]) + `
+A path that names an object deletes that object; a folder path (with or without the
+trailing "/") deletes what is under "folder/". --prefix is raw: --prefix logs deletes
+logs-old.txt too. The whole selection is listed before anything is deleted; every key
+that could not be deleted is named. Versioned buckets get delete markers.
+`)
+    .action(runAction(async ({ args: [source], opts, signal, stopSignal }) => {
+      const o = rmLibraryOptions(source, opts);
+      if (opts.apiExample) return writeOut(apiExample('rm', o));
+      const fmt = formatOf(opts);
+      Object.assign(o, { signal, stopSignal, log: log(opts), progress: new Progress({ quiet: opts.quiet, verb: 'deleted' }) });
+      o.onDelete = (ev) => {
+        if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); } else if (ev.error) writeErr(report.problemLine('failed', ev.key, ev.error));
+      };
+      return finishRm(await lib.rm(o), opts);
+    }, { graceful: true }));
+
+  outputOptions(connectionOptions(program.command('cat')), { json: false })
+    .description('write an object (or a byte range of it) to stdout')
+    .argument('<object>', 's3://bucket/key')
+    .option('--range <range>', 'bytes FIRST-LAST (0-99), FIRST- or -SUFFIX (the last SUFFIX bytes)')
+    .addHelpText('after', examples(['s3blitz cat s3://my-bucket/config.json', 's3blitz cat s3://my-bucket/big.log --range -1000', 's3blitz cat s3://my-bucket/data.bin --range 0-1023 | xxd | head']))
+    .action(runAction(async ({ args: [source], opts, signal }) => {
+      const o = libraryOptions(source, opts);
+      if (opts.range !== undefined) o.range = opts.range;
+      if (opts.apiExample) return writeOut(apiExample('cat', o, { stream: true }));
+      return toStdout(await lib.cat({ ...o, signal }));
+    }));
+
+  outputOptions(connectionOptions(program.command('head')), { json: false })
+    .description('HeadObject as JSON: size, dates, ETag, content headers, metadata (and tags with --tags)')
+    .argument('<object>', 's3://bucket/key')
+    .option('--tags', 'also the object\'s tags (GetObjectTagging)')
+    .addHelpText('after', examples(['s3blitz head s3://my-bucket/report.csv', 's3blitz head s3://my-bucket/report.csv --tags | jq .Metadata']))
+    .action(runAction(async ({ args: [source], opts, signal }) => {
+      const o = libraryOptions(source, opts);
+      if (opts.tags) o.tags = true;
+      if (opts.apiExample) return writeOut(apiExample('head', o));
+      const r = await lib.head({ ...o, signal });
+      await writeOut(JSON.stringify(r, null, 2) + '\n');
+      return 0;
+    }));
+
+  outputOptions(connectionOptions(program.command('mb')), { json: false })
+    .description('make a bucket')
+    .argument('<bucket>', 's3://bucket')
+    .addHelpText('after', examples(['s3blitz mb s3://my-new-bucket', 's3blitz mb s3://my-eu-bucket --region eu-west-1']))
+    .action(runAction(async ({ args: [source], opts, signal }) => {
+      const o = libraryOptions(source, opts);
+      if (opts.apiExample) return writeOut(apiExample('mb', o));
+      const r = await lib.mb({ ...o, signal });
+      if (!opts.quiet) await writeOut(`make_bucket: ${r.bucket}\n`);
+      return 0;
+    }));
+
+  const rbCmd = outputOptions(rmOptions(connectionOptions(program.command('rb'))))
+    .description('remove a bucket; with --force, delete its objects first (rm\'s rules: --max-delete, --dryrun)')
+    .argument('<bucket>', 's3://bucket')
+    .option('--force', 'delete every object first, then the bucket')
+    .addHelpText('after', examples(['s3blitz rb s3://my-old-bucket', 's3blitz rb s3://my-old-bucket --force --max-delete 50000', 's3blitz rb s3://my-old-bucket --force --dryrun']));
+  rbCmd.action(runAction(async ({ args: [source], opts, signal, stopSignal }) => {
+    const o = rmLibraryOptions(source, opts);
+    if (opts.apiExample) return writeOut(apiExample('rb', o));
+    Object.assign(o, { signal, stopSignal, log: log(opts), progress: new Progress({ quiet: opts.quiet, verb: 'deleted' }) });
+    const fmt = formatOf(opts);
+    o.onDelete = (ev) => {
+      if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); } else if (ev.error) writeErr(report.problemLine('failed', ev.key, ev.error));
+    };
+    const r = await lib.rb(o);
+    let code = 0;
+    if (r.emptied) code = await finishRm(r.emptied, { ...opts, json: false, quiet: opts.quiet || fmt === 'json' });
+    if (fmt === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
+    else if (r.removed && !opts.quiet) await writeOut(`remove_bucket: ${r.bucket}\n`);
+    else if (!r.removed && !opts.dryrun) writeErr(`s3blitz: bucket ${r.bucket} was not removed: some objects remain\n`);
+    return r.ok ? code : 1;
+  }, { graceful: true }));
+}
+
+// An object's bytes to stdout, with backpressure; a closed pipe ends quietly (main.js).
+async function toStdout(r) {
+  await pipeline(r.stream, process.stdout, { end: false }).catch((err) => {
+    if (err && err.code === 'EPIPE') return;
+    throw err;
+  });
+  return 0;
+}
+
+module.exports = { registerObjects, toStdout };

@@ -1,0 +1,59 @@
+// A typed use of every export: compiled with tsc --noEmit by test/unit/types.test.js.
+import * as s3blitz from 's3blitz';
+import { FatalError, UsageError, SafetyError, S3BlitzError, EXIT, Item, CopyResult, CompareClass } from 's3blitz';
+
+async function main(): Promise<number> {
+  const conn = { endpointUrl: 'http://127.0.0.1:9000', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } };
+  for await (const item of s3blitz.items({ source: 's3://b/logs/', startAfter: 'logs/2024', ...conn })) {
+    const k: string = item.Key;
+    const n: number = item.Size;
+    void k; void n;
+  }
+  for await (const page of s3blitz.pages({ source: './data' })) { const first: Item | undefined = page[0]; void first; }
+  const listed = await s3blitz.ls({ source: 's3://b/*.gz', pathFilters: [{ exclude: '*' }, { include: '*.gz' }], noSignRequest: true });
+  const keys: string[] = listed.items.map((i) => i.Key);
+  if (listed.noMatch) console.error(listed.noMatch);
+  const { summary, complete } = await s3blitz.summarize({ source: 's3://b', summarizeFolders: true, depth: 2, top: 5 });
+  const objects: number = summary.objects;
+  await s3blitz.each({ source: 's3://b', map: (i: Item) => console.log(i.Key), mapList: 'js:(items) => items.length' });
+  const m = await s3blitz.map<number>({ source: 's3://b', map: (i) => i.Size, reduce: (a, b) => a + b, default: 0 });
+  const copied: CopyResult = await s3blitz.copy({
+    source: 's3://a/x/', target: 's3://b/y/', storageClass: 'STANDARD_IA', copyConcurrency: 200, maxFailures: 10,
+    resumeMaxAge: '3d', onObject: (o) => { if (o.status !== 'copied') console.error(o.key, o.reason); },
+    onProgress: (p) => { if (p.percent !== undefined) console.error(p.percent, p.etaMs, p.copied?.objects); },
+  });
+  const ok: boolean = copied.ok && copied.failureReasons.every((r) => r.count > 0);
+  const diff = await s3blitz.compare({ source: './site', target: 's3://site/', checksum: true, show: ['only-source'] });
+  const cls: CompareClass = 'older';
+  const verdict: string = diff.verified ? 'identical' : `${diff.judgedBySize} by size only (${diff.classes[cls].objects} older)`;
+  for await (const rec of diff.keys('only-source')) console.log(rec.key, rec.target?.Size);
+  diff.dispose();
+  const synced = await s3blitz.sync({ source: './site', target: 's3://site', delete: true, maxDelete: 100, onDelete: (e) => console.log(e.key) });
+  const deleted: number = synced.deleted.objects;
+  const removed = await s3blitz.rm({ source: 's3://b/tmp/', dryrun: true, maxDelete: 1000, deleteConcurrency: 8 });
+  const gone: number = removed.deleted.objects + (removed.planned ? removed.planned.objects : 0);
+  const alias = await s3blitz.delete({ source: 's3://b/one.txt' });
+  const { stream, contentLength } = await s3blitz.cat({ source: 's3://b/k', range: '0-99' });
+  stream.pipe(process.stdout);
+  const h = await s3blitz.head({ source: 's3://b/k', tags: true });
+  const tags: Record<string, string> | undefined = h.Tags;
+  const up = await s3blitz.putStream({ target: 's3://b/k', stream: process.stdin, partSize: '16MiB', contentType: 'text/plain' });
+  await s3blitz.mb({ source: 's3://new-bucket', region: 'eu-west-1' });
+  const rb = await s3blitz.rb({ source: 's3://old-bucket', force: true, maxDelete: 10 });
+  const buckets = await s3blitz.listBuckets(conn);
+  const names = buckets.map((b) => b.Name);
+  const order: number = s3blitz.compareKeys('a', 'b');
+  const text: string = s3blitz.report.copy(copied).text() + s3blitz.report.comparison(diff, { human: true }).json();
+  const listing = new s3blitz.Listing({ source: 's3://b' });
+  for await (const it of listing.items()) void it;
+  listing.close();
+  void keys; void complete; void objects; void m; void ok; void verdict; void deleted; void gone; void alias; void contentLength;
+  void tags; void up; void rb; void names; void order; void text;
+  return EXIT.OK;
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof FatalError || err instanceof UsageError || err instanceof SafetyError) process.exitCode = err.exitCode;
+  else if (err instanceof S3BlitzError) process.exitCode = err.exitCode;
+  else throw err;
+});
