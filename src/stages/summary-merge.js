@@ -11,13 +11,14 @@ const { AgeHistogram } = require('./age-histogram');
 const { storageCost } = require('./storage-cost');
 const { compareKeys } = require('../keys/order');
 
+// Rows with the same value of `key` as one row, their counters added up.
+const COUNTERS = ['objects', 'bytes', 'smallObjects', 'smallBytes'];
 const sumBy = (rows, key) => {
   const m = new Map();
   for (const r of rows) {
-    const k = r[key];
-    const cur = m.get(k);
-    if (!cur) m.set(k, { ...r });
-    else for (const [f, v] of Object.entries(r)) if (typeof v === 'number' && f !== key) cur[f] = (cur[f] || 0) + v;
+    const cur = m.get(r[key]);
+    if (!cur) m.set(r[key], { ...r });
+    else for (const f of COUNTERS) if (typeof r[f] === 'number') cur[f] = (cur[f] || 0) + r[f];
   }
   return [...m.values()];
 };
@@ -67,7 +68,7 @@ function mergeTree(trees) {
   let nodes = 0;
   const count = (n) => { nodes++; for (const c of n.children || []) count(c); };
   const root = mergeNode(present.map((t) => t.root));
-  count(root);
+  for (const c of root.children || []) count(c); // as the tree counts them: folders, not its root
   return { depth: present[0].depth, maxNodes: present[0].maxNodes, nodes, approximate: present.some((t) => t.approximate), root };
 }
 
