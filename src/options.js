@@ -63,6 +63,13 @@ const OPTIONS = {
   onProgress: {}, onObject: {}, onUpload: {}, onConcurrency: {}, onPair: {}, onDelete: {},
   // Stores of the caller's own in place of the source or target (see the README).
   store: {}, targetStore: {},
+  // Versions (issue 18): every version, one version, or the source as it was at a moment.
+  allVersions: {}, versionId: {}, asOf: {},
+  // Metadata and tags of every object, from HeadObject (and GetObjectTagging), for --filter,
+  // summarize --by and the listing's output.
+  withMetadata: {}, withTags: {}, by: {},
+  headConcurrency: { default: 500, help: 'HeadObject requests in flight at once (adapts to throttling)' },
+  onEstimate: {},
 };
 
 // The CLI's own settings, from the environment: how long a first Ctrl-C lets requests in

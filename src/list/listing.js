@@ -6,12 +6,14 @@ const { normalizeRange } = require('../keys/range');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
-const { FatalError } = require('../errors');
+const { FatalError, UsageError } = require('../errors');
 const { positiveInt, DEFAULTS } = require('../options');
 const { Progress } = require('../progress');
 const { ItemChunk } = require('../stores/chunks');
 const { runSignal } = require('../signal');
 const { HintCollector, readHintsFile, loadCachedHints, saveCachedHints } = require('./split-hints');
+const { VersionStore } = require('../stores/version-store');
+const { parseAsOf, chunkAsOf } = require('./versions');
 
 class Listing {
   constructor(options = {}) {
@@ -26,7 +28,14 @@ class Listing {
     const { store, location } = options.store
       ? { store: options.store, location: { prefix: options.prefix || '', text: options.source || 'custom store' } }
       : openStore({ ...options, stats: this.stats, maxSockets: this.listConcurrency }, 'source');
-    this.store = store;
+    // Versions: every one (allVersions), or the objects as they were at a moment (asOf).
+    this.asOf = parseAsOf(options.asOf);
+    this.allVersions = Boolean(options.allVersions);
+    if (this.allVersions && this.asOf !== null) {
+      store.destroy();
+      throw new UsageError('--all-versions and --as-of cannot be combined (to see the versions up to a moment, --filter on LastModified)');
+    }
+    this.store = this.allVersions || this.asOf !== null ? versionStore(store, this.stats) : store;
     this.location = location;
     this.range = normalizeRange({ prefix: location.prefix, startAfter: options.startAfter, stopAt: options.stopAt });
     this.complete = false;
@@ -80,6 +89,8 @@ class Listing {
     for await (let chunk of source) {
       if (Array.isArray(chunk)) chunk = new ItemChunk(chunk);
       if (collect && chunk.length) collect.add(chunk.key(chunk.length - 1));
+      if (this.asOf !== null) chunk = chunkAsOf(chunk, this.asOf);
+      else if (this.allVersions) chunk = chunk.flat();
       if (match || filter) chunk = new ItemChunk(this._filter(chunk.toItems(), match, filter));
       this.progress.tick(chunk);
       if (chunk.length) yield chunk;
@@ -128,6 +139,16 @@ class Listing {
     this.progress.stop();
     this.store.destroy();
   }
+}
+
+// The store's versions, listed as its objects are (stores/version-store.js).
+function versionStore(store, stats) {
+  if (store.versions === true) return store;
+  if (typeof store.listVersionsPage !== 'function') {
+    store.destroy();
+    throw new UsageError('--all-versions, --as-of and --version-id need an S3 source (a folder has no versions)');
+  }
+  return new VersionStore(store, { stats });
 }
 
 module.exports = { Listing };
