@@ -45,8 +45,11 @@ class VersionStore {
     let prefixes = page.prefixes;
     let truncated = page.truncated;
     let empty = 0;
-    // One key so far, and more may follow: finish it with the version markers.
-    while (!maxKeys && truncated && entries.length && entries[0].Key === entries[entries.length - 1].Key) {
+    // One key so far, and more may follow (no folder of the page comes after it): finish it
+    // with the version markers.
+    const onlyKey = () => entries.length > 0 && entries[0].Key === entries[entries.length - 1].Key &&
+      !(prefixes && prefixes.some((p) => compareKeys(p, entries[0].Key) > 0));
+    while (!maxKeys && truncated && onlyKey()) {
       const last = entries[entries.length - 1];
       if (this.stats) { this.stats.listRequests++; this.stats.versionFollowUps = (this.stats.versionFollowUps || 0) + 1; }
       const next = await this.base.listVersionsPage({ prefix, keyMarker: last.Key, versionIdMarker: last.VersionId, delimiter, signal });
