@@ -1,7 +1,8 @@
 'use strict';
 // The library: everything the CLI does, as functions over an options object whose
 // names match the CLI's options in camelCase.
-const { Listing: ListingImpl } = require('./list/listing');
+// A listing whose items can carry their metadata and tags (withMetadata, withTags).
+const { ObjectListing: ListingImpl, estimateScan } = require('./stages/object-listing');
 const { ParallelLister } = require('./list/parallel-lister');
 const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
@@ -49,6 +50,7 @@ module.exports = {
   compare: checked('compare', compare),
   sync: checked('sync', sync),
   listBuckets: checked('listBuckets', listBuckets),
+  estimateMetadataScan: checked('estimateMetadataScan', estimateScan),
   Listing, ParallelLister, compareKeys,
   report: require('./report'),
   ...errors,

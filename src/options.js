@@ -69,7 +69,7 @@ const OPTIONS = {
   // summarize --by and the listing's output.
   withMetadata: {}, withTags: {}, by: {},
   headConcurrency: { default: 500, help: 'HeadObject requests in flight at once (adapts to throttling)' },
-  onEstimate: {},
+  onProblem: {},
 };
 
 // The CLI's own settings, from the environment: how long a first Ctrl-C lets requests in

@@ -1,15 +1,16 @@
 'use strict';
 // The read-only commands: thin shells over the library.
 const lib = require('../index');
-const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
+const { connectionOptions, sourceOptions, outputOptions, libraryOptions, versionOptions, metadataOptions } = require('./options');
 const { runAction, writeOut, apiExample, formatOf } = require('./run');
 const report = require('../report');
-const { itemJson, itemLong, chunkLines, statsText } = report.format;
+const { itemJson, itemLong, chunkLines, statsText, scanText, estimateText } = report.format;
 const { Progress } = require('../progress');
 const { help } = require('../options');
+const { UsageError } = require('../errors');
 
 function common(cmd) {
-  return outputOptions(sourceOptions(connectionOptions(cmd)));
+  return outputOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(cmd)))));
 }
 
 function notice(opts) {
@@ -27,7 +28,25 @@ function prepare(fnName, source, opts, signal, extra = {}) {
   libOpts.signal = signal;
   libOpts.log = notice(opts);
   libOpts.progress = new Progress({ quiet: opts.quiet });
+  // Objects a metadata scan could not read are named as they are found.
+  libOpts.onProblem = (p) => process.stderr.write(report.problemLine(p.status, p.key, p.reason));
   return { libOpts };
+}
+
+// --dryrun of a metadata scan: its requests and price, from the listing alone.
+async function estimate(libOpts, opts) {
+  if (!libOpts.withMetadata && !libOpts.withTags && !libOpts.by) throw new UsageError('--dryrun estimates a metadata scan: give --metadata, --tags or --by');
+  delete libOpts.onProblem;
+  const e = await lib.estimateMetadataScan(libOpts);
+  await writeOut(formatOf(opts) === 'json' ? JSON.stringify(e, null, 2) + '\n' : estimateText(e));
+  return 0;
+}
+
+// After a metadata scan: what it cost (stderr), and exit 1 when some objects failed.
+function scanDone(scan, opts) {
+  if (!scan) return 0;
+  if (!opts.quiet) process.stderr.write(`s3blitz: ${scanText(scan)}\n`);
+  return scan.failed ? 1 : 0;
 }
 
 function register(program) {
@@ -36,18 +55,25 @@ function register(program) {
   common(program.command('ls').alias('list'))
     .description('list keys, one per line, in S3 key order')
     .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
-    .option('-l, --long', 'date, size and key')
+    .option('-l, --long', 'date, size and key (versions: also the version id, * latest, D delete marker)')
     .option('--unordered', 'print pages as they arrive (faster; order not guaranteed)')
+    .option('--dryrun', 'with --metadata or --tags: print the requests and price of the scan, from the listing alone')
     .addHelpText('after', examples([
       's3blitz ls s3://my-bucket/logs/2024/',
       's3blitz ls s3://my-bucket --long --pattern .parquet',
       's3blitz ls --bucket my-bucket --start-after a --stop-at m --json',
       "s3blitz ls s3://my-bucket --filter 'js:({Size}) => Size > 1e9' --unordered > big.txt",
+      's3blitz ls s3://my-bucket --all-versions --json',
+      's3blitz ls s3://my-bucket --as-of 2024-06-01T12:00:00Z',
+      "s3blitz ls s3://my-bucket --metadata --tags --json --filter 'js:({ContentType}) => ContentType === \"text/html\"'",
+      's3blitz ls s3://my-bucket --metadata --dryrun',
     ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const { example, libOpts } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
-      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long ? itemLong : null;
+      if (opts.dryrun) return estimate(libOpts, opts);
+      // Versions print long: a key alone would repeat without saying which version it is.
+      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long || opts.allVersions ? itemLong : null;
       const listing = new lib.Listing(libOpts);
       try {
         for await (const chunk of listing.chunks()) {
@@ -58,7 +84,7 @@ function register(program) {
         }
       } finally { listing.close(); }
       finish(opts, { stats: listing.stats.toJSON(), complete: listing.complete });
-      return 0;
+      return scanDone(listing.heads ? listing.scanReport() : null, opts);
     }));
 
   outputOptions(connectionOptions(program.command('list-buckets')))
@@ -78,21 +104,28 @@ function register(program) {
     .option('--summarize-folders', 'group by folder')
     .option('--depth <n>', help('depth'))
     .option('--top <n>', help('top'))
+    .option('--by <what>', 'also group by content-type, metadata:NAME or tag:NAME (a HeadObject per object; tag: also GetObjectTagging)')
+    .option('--dryrun', 'with --metadata, --tags or --by: print the requests and price of the scan, from the listing alone')
     .addHelpText('after', examples([
       's3blitz summarize .',
       's3blitz summarize s3://my-bucket --summarize-folders --depth 2',
       's3blitz summarize s3://my-bucket/logs/ --json > summary.json',
+      's3blitz summarize s3://my-bucket --all-versions',
+      's3blitz summarize s3://my-bucket --by content-type',
+      's3blitz summarize s3://my-bucket --by tag:team --dryrun',
     ]))
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const extra = { summarizeFolders: Boolean(opts.summarizeFolders) };
       if (opts.depth !== undefined) extra.depth = opts.depth;
       if (opts.top !== undefined) extra.top = opts.top;
+      if (opts.by !== undefined) extra.by = opts.by;
       const { example, libOpts } = prepare('summarize', source, opts, signal, extra);
       if (example) return writeOut(example);
+      if (opts.dryrun) return estimate(libOpts, opts);
       const res = await lib.summarize(libOpts);
       await writeOut(report.summary(res)[formatOf(opts)]());
       finish(opts, res);
-      return 0;
+      return res.metadataScan && res.metadataScan.failed ? 1 : 0;
     }));
 
   common(program.command('each'))

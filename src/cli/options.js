@@ -38,16 +38,35 @@ function outputOptions(cmd, { json = true } = {}) {
     .option('--api-example', 'print the equivalent library call instead of running');
 }
 
+// Versions of the source: every one (--all-versions), or the source at a moment (--as-of).
+function versionOptions(cmd, { all = true } = {}) {
+  if (all) cmd.option('--all-versions', 'every version and delete marker (ListObjectVersions), in S3 order: key, then newest first');
+  return cmd.option('--as-of <time>', 'the source as it was then: each key\'s newest version at or before it, nothing where a delete marker was newest (ISO-8601 with a zone, or a date)');
+}
+
+// Metadata of every object (a HeadObject each). cp, sync and compare name them
+// --filter-metadata and --filter-tags: their --metadata sets metadata on copies.
+function metadataOptions(cmd, { prefix = '' } = {}) {
+  const what = prefix ? 'for --filter: ' : '';
+  return cmd
+    .option(`--${prefix}metadata`, `${what}each object's Content-Type, Content-Encoding, Cache-Control, user metadata, encryption, checksum algorithm, object lock and restore status (one HeadObject each)`)
+    .option(`--${prefix}tags`, `${what}each object's tags (GetObjectTagging, only for objects that have tags)`)
+    .option('--head-concurrency <n>', help('headConcurrency'));
+}
+
 // CLI option values to library options (camelCase, numbers checked by the library).
 function libraryOptions(source, opts) {
   const o = {};
   if (source !== undefined) o.source = source;
   const copy = ['bucket', 'prefix', 'startAfter', 'stopAt', 'filter', 'pattern', 'listConcurrency', 'maxListRequests',
-    'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential'];
+    'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential', 'allVersions', 'asOf', 'headConcurrency'];
   for (const k of copy) if (opts[k] !== undefined) o[k] = opts[k];
+  // --metadata / --tags (ls, summarize, each, map); --filter-metadata / --filter-tags (cp, sync, compare).
+  if (opts.metadata === true || opts.filterMetadata) o.withMetadata = true;
+  if (opts.tags || opts.filterTags) o.withTags = true;
   if (opts.pathStyle !== undefined && process.argv.some((a) => a === '--path-style' || a === '--no-path-style')) o.forcePathStyle = opts.pathStyle;
   if (typeof opts.splitHints === 'string' || opts.splitHints === false) o.splitHints = opts.splitHints;
   return o;
 }
 
-module.exports = { connectionOptions, sourceOptions, outputOptions, libraryOptions };
+module.exports = { connectionOptions, sourceOptions, outputOptions, libraryOptions, versionOptions, metadataOptions };

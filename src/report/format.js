@@ -2,6 +2,7 @@
 // Text renderings shared by the reports: keys escaped for a terminal, sizes, dates, tables.
 const chalk = require('chalk');
 const { fmtInt } = require('../progress');
+const { METADATA_FIELDS } = require('../stores/object-metadata');
 
 // Control characters would corrupt a terminal or a line-based pipe: show them as \xNN.
 function escapeKey(key) {
@@ -42,18 +43,31 @@ function isoDate(d) {
   return d ? new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z') : '-';
 }
 
+// An item as one JSON line: the listing's fields; a version's VersionId, IsLatest and
+// DeleteMarker; an object's metadata (--metadata) and tags (--tags) where it has them.
 function itemJson(it) {
-  return JSON.stringify({
+  const o = {
     Key: it.Key,
     Size: it.Size,
     LastModified: it.LastModified ? new Date(it.LastModified).toISOString() : null,
     ETag: it.ETag === undefined ? null : it.ETag,
     StorageClass: it.StorageClass === undefined ? null : it.StorageClass,
-  });
+  };
+  if (it.VersionId !== undefined) {
+    o.VersionId = it.VersionId;
+    o.IsLatest = Boolean(it.IsLatest);
+    o.DeleteMarker = Boolean(it.DeleteMarker);
+  }
+  if (it.Metadata !== undefined) for (const f of METADATA_FIELDS) o[f] = it[f] === undefined ? null : it[f];
+  if (it.Tags !== undefined) o.Tags = it.Tags;
+  return JSON.stringify(o);
 }
 
+// Date, size and key; for a version also its id and a mark: * the latest, D a delete marker.
 function itemLong(it) {
-  return `${isoDate(it.LastModified)}  ${String(it.Size).padStart(14)}  ${escapeKey(it.Key)}`;
+  if (it.VersionId === undefined) return `${isoDate(it.LastModified)}  ${String(it.Size).padStart(14)}  ${escapeKey(it.Key)}`;
+  const mark = `${it.IsLatest ? '*' : ' '}${it.DeleteMarker ? 'D' : ' '}`;
+  return `${isoDate(it.LastModified)}  ${String(it.DeleteMarker ? '-' : it.Size).padStart(14)}  ${mark}  ${String(it.VersionId).padEnd(36)}  ${escapeKey(it.Key)}`;
 }
 
 function table(rows, aligns) {
@@ -75,7 +89,44 @@ function groupTable(title, rows, total) {
   return table(body, ['l', 'r', 'r', 'r', 'r']) + '\n';
 }
 
-function summaryText({ summary: s, source, stats, complete }) {
+// summarize --all-versions: current against noncurrent versions, delete markers, and how
+// long noncurrent versions have been noncurrent.
+function versionsText(v) {
+  const out = [chalk.bold('versions')];
+  out.push(table([
+    ['keys', fmtInt(v.keys)],
+    ['current versions', `${fmtInt(v.current.objects)}  ${humanBytes(v.current.bytes)}`],
+    ['noncurrent versions', `${fmtInt(v.noncurrent.objects)}  ${humanBytes(v.noncurrent.bytes)}`],
+    ['delete markers', fmtInt(v.deleteMarkers)],
+    ['keys deleted (latest is a delete marker)', fmtInt(v.keysDeleted)],
+  ], ['l', 'l']));
+  const rows = [[chalk.bold('noncurrent for'), chalk.bold('versions'), chalk.bold('bytes'), chalk.bold('size')]];
+  for (const b of v.noncurrentByAge) {
+    rows.push([b.maxDays === null ? `${b.minDays}+ days` : `${b.minDays}..${b.maxDays} days`, fmtInt(b.objects), fmtInt(b.bytes), humanBytes(b.bytes)]);
+  }
+  out.push('', table(rows, ['l', 'r', 'r', 'r']));
+  const older = v.noncurrentOlderThan.filter((o) => o.objects).map((o) => `${o.days} days: ${humanBytes(o.bytes)} in ${fmtInt(o.objects)} versions`);
+  if (older.length) out.push(`a lifecycle rule expiring noncurrent versions after N days would delete: ${older.join('; ')}`);
+  return out.join('\n') + '\n';
+}
+
+// The requests of a metadata scan (--metadata, --tags, --by), their rate and cost.
+function scanText(m) {
+  const rate = m.headsPerSecond === null ? '' : ` (${fmtInt(m.headsPerSecond)} HEAD/s)`;
+  const problems = [['vanished', m.vanished], ['changed', m.changed], ['failed', m.failed]].filter(([, n]) => n).map(([k, n]) => `${fmtInt(n)} ${k}`);
+  return `metadata: ${fmtInt(m.headRequests)} HeadObject and ${fmtInt(m.taggingRequests)} GetObjectTagging requests in ${m.seconds.toFixed(1)} s${rate}, estimated cost $${m.estimatedCostUSD.toFixed(4)}` +
+    (problems.length ? `; ${problems.join(', ')}` : '');
+}
+
+// A dry run's estimate of a metadata scan.
+function estimateText(e) {
+  return `a metadata scan would send ${fmtInt(e.headRequests)} HeadObject requests` +
+    (e.taggingRequestsAtMost ? ` and up to ${fmtInt(e.taggingRequestsAtMost)} GetObjectTagging requests (one per object with tags)` : '') +
+    `, estimated cost $${e.estimatedCostUSD.toFixed(4)} (listing ${fmtInt(e.objects)} objects took ${fmtInt(e.listRequests)} list requests, $${e.listCostUSD.toFixed(4)})` +
+    `${e.complete ? '' : '; the listing was incomplete'}\n`;
+}
+
+function summaryText({ summary: s, source, stats, complete, metadataScan }) {
   const out = [];
   out.push(chalk.bold(`Summary of ${source}`) + (complete ? '' : chalk.yellow('  (incomplete: stopped early)')));
   out.push(table([
@@ -98,12 +149,15 @@ function summaryText({ summary: s, source, stats, complete }) {
     out.push(table(rows, ['r', 'r', 'r', 'l']), '');
   }
   out.push(groupTable('storage class', s.storageClasses, s.bytes));
+  if (s.by) out.push(groupTable(s.by.label, s.by.groups, s.bytes));
+  if (s.versions) out.push(versionsText(s.versions));
   if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes));
   out.push(groupTable('extension', s.extensions, s.bytes));
   if (s.approximate) out.push(chalk.yellow('groups beyond the 10,000 largest are folded into (other); their counts are approximate'));
   if (stats && stats.listRequests) {
     out.push(`list requests: ${fmtInt(stats.listRequests)} (efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(2)}), estimated request cost $${stats.estimatedCostUSD.toFixed(4)}`);
   }
+  if (metadataScan) out.push(scanText(metadataScan));
   return out.filter((x) => x !== undefined).join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
 
@@ -123,4 +177,5 @@ function statsText(stats) {
 
 module.exports = {
   keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, summaryText, statsText, table, tallyLine,
+  versionsText, scanText, estimateText,
 };

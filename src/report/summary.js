@@ -5,7 +5,7 @@ const { summaryText } = require('./format');
 function summaryReport(res) {
   return {
     text: () => summaryText(res),
-    json: () => JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, stats: res.stats }, null, 2) + '\n',
+    json: () => JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, metadataScan: res.metadataScan, stats: res.stats }, null, 2) + '\n',
   };
 }
 

@@ -1,8 +1,8 @@
 'use strict';
 // The read-only stages over one listing: ls, summarize, each, map.
-const { Listing } = require('../list/listing');
+const { ObjectListing: Listing } = require('./object-listing');
 const { positiveInt, DEFAULTS } = require('../options');
-const { Summary } = require('./summary');
+const { Summary, groupingOf } = require('./summary');
 const { userFunction } = require('../js-function');
 const { UsageError, FatalError } = require('../errors');
 
@@ -10,7 +10,9 @@ async function withListing(options, body) {
   const listing = new Listing(options);
   try {
     const value = await body(listing);
-    return { ...value, complete: listing.complete, stats: listing.stats.toJSON() };
+    const out = { ...value, complete: listing.complete, stats: listing.stats.toJSON() };
+    if (listing.heads) out.metadataScan = listing.scanReport();
+    return out;
   } finally {
     listing.close();
   }
@@ -28,9 +30,10 @@ function ls(options) {
 function summarize(options = {}) {
   const depth = positiveInt(options.depth ?? DEFAULTS.depth, '--depth');
   const top = positiveInt(options.top ?? DEFAULTS.top, '--top');
+  groupingOf(options.by); // a bad --by is a usage error before anything is listed
   // Order does not matter to a summary: pages are taken as they arrive, nothing held back.
   return withListing({ unordered: true, ...options }, async (listing) => {
-    const summary = new Summary({ summarizeFolders: Boolean(options.summarizeFolders), depth, top });
+    const summary = new Summary({ summarizeFolders: Boolean(options.summarizeFolders), depth, top, by: options.by, versions: Boolean(options.allVersions) });
     for await (const chunk of listing.chunks()) summary.addChunk(chunk);
     return { summary: summary.toJSON(), source: listing.location.text };
   });

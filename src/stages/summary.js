@@ -1,6 +1,8 @@
 'use strict';
 // A bucket summary built one item at a time, in memory that does not grow with the bucket.
 const { GroupCounter } = require('./group-counter');
+const { VersionSummary } = require('./version-summary');
+const { UsageError } = require('../errors');
 
 const KiB = 1024;
 // Histogram bucket upper bounds (exclusive): 1 KiB, 4 KiB, ... 4^k KiB, then 1 TiB+.
@@ -25,8 +27,23 @@ function folderOf(key, depth) {
   return i < 0 ? '(root)' : key.slice(0, i + 1);
 }
 
+// summarize --by: what an item is grouped by (content-type, metadata:NAME, tag:NAME), from
+// the fields a metadata scan puts on it (object-listing.js).
+function groupingOf(by) {
+  if (by === undefined || by === null || by === '') return null;
+  const b = String(by).trim();
+  if (b.toLowerCase() === 'content-type') return { label: 'content type', of: (it) => it.ContentType || '(none)' };
+  const m = /^(metadata|tag):(.+)$/i.exec(b);
+  if (!m) throw new UsageError(`--by must be content-type, metadata:NAME or tag:NAME, not ${JSON.stringify(b)}`);
+  const name = m[2];
+  if (m[1].toLowerCase() === 'tag') return { label: `tag ${name}`, of: (it) => (it.Tags && Object.prototype.hasOwnProperty.call(it.Tags, name) ? String(it.Tags[name]) : '(none)') };
+  // User metadata names come back in lower case from S3 (HTTP headers).
+  const lower = name.toLowerCase();
+  return { label: `metadata ${lower}`, of: (it) => { const md = it.Metadata || {}; const v = md[lower] ?? md[name]; return v === undefined ? '(none)' : String(v); } };
+}
+
 class Summary {
-  constructor({ summarizeFolders = false, depth = 1, top = 20 } = {}) {
+  constructor({ summarizeFolders = false, depth = 1, top = 20, by, versions = false } = {}) {
     this.objects = 0;
     this.bytes = 0;
     this.minSize = null;
@@ -40,9 +57,18 @@ class Summary {
     this.top = top;
     this.oldest = null;
     this.newest = null;
+    this.by = groupingOf(by);
+    this.byGroups = this.by ? new GroupCounter() : null;
+    // --all-versions: the summary counts every version that holds bytes; this splits them.
+    this.versions = versions ? new VersionSummary() : null;
   }
 
   add(item) {
+    if (this.versions) {
+      this.versions.add(item);
+      if (item.DeleteMarker) return;
+    }
+    if (this.byGroups) this.byGroups.add(this.by.of(item), item.Size || 0);
     this.addEntry(item.Key, item.Size, item.LastModified ? +item.LastModified : NaN, item.StorageClass);
   }
 
@@ -70,6 +96,7 @@ class Summary {
 
   /** chunk: a run of listed entries (stores/chunks.js), read without making items. */
   addChunk(chunk) {
+    if (this.versions || this.byGroups) { for (const it of chunk.toItems()) this.add(it); return; }
     for (let i = 0; i < chunk.length; i++) this.addEntry(chunk.key(i), chunk.size(i), chunk.time(i), chunk.storageClass(i));
   }
 
@@ -91,11 +118,13 @@ class Summary {
       extensions: this.extensions.top(this.top),
       folders: this.folders ? this.folders.top(this.top) : undefined,
       depth: this.folders ? this.depth : undefined,
-      approximate: this.extensions.folded || Boolean(this.folders && this.folders.folded),
+      by: this.byGroups ? { label: this.by.label, groups: this.byGroups.top(this.top) } : undefined,
+      versions: this.versions ? this.versions.toJSON() : undefined,
+      approximate: this.extensions.folded || Boolean(this.folders && this.folders.folded) || Boolean(this.byGroups && this.byGroups.folded),
       oldest: at(this.oldest),
       newest: at(this.newest),
     };
   }
 }
 
-module.exports = { Summary, extensionOf, folderOf, BOUNDS };
+module.exports = { Summary, extensionOf, folderOf, groupingOf, BOUNDS };
