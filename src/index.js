@@ -8,6 +8,7 @@ const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
 const { compare } = require('./stages/compare');
 const { sync } = require('./stages/sync');
+const { removeVersions, deleteVersions } = require('./stages/delete-versions');
 const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
@@ -51,6 +52,8 @@ module.exports = {
   sync: checked('sync', sync),
   listBuckets: checked('listBuckets', listBuckets),
   estimateMetadataScan: checked('estimateMetadataScan', estimateScan),
+  removeVersions: checked('removeVersions', removeVersions),
+  deleteVersions,
   Listing, ParallelLister, compareKeys,
   report: require('./report'),
   ...errors,

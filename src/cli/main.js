@@ -3,6 +3,7 @@ const { Command, CommanderError } = require('commander');
 const { register } = require('./commands');
 const { registerCopy } = require('./copy-command');
 const { registerCompare } = require('./compare-commands');
+const { registerRmVersions } = require('./rm-versions-command');
 const { EXIT } = require('../errors');
 const pkg = require('../../package.json');
 
@@ -30,6 +31,7 @@ Examples:
   register(program);
   registerCopy(program);
   registerCompare(program);
+  registerRmVersions(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

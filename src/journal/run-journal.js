@@ -30,6 +30,7 @@ class RunJournal {
   get file() { return this.journal.file; }
   get resumed() { return this.journal.resumed; }
   get resumeAfter() { return this.journal.upToSource; }
+  get upTo() { return this.journal.upTo; } // the watermark's own key (journal names)
   get doomed() { return this.journal.doomed; }
 
   attach(copier) {

@@ -12,6 +12,7 @@ function cpText(r) {
   if (r.dryrun) out.push(line('would copy', r.planned));
   else out.push(line('copied', r.copied));
   for (const k of PROBLEMS) if (r[k].objects) out.push(line(k, r[k]));
+  if (r.deleteMarkers && r.deleteMarkers.objects) out.push(`${r.dryrun ? 'would replay' : 'replayed'} ${fmtInt(r.deleteMarkers.objects)} delete markers`);
   if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
   if (!r.complete) out.push('the listing is incomplete (--max-list-requests)');
   return out.join('\n') + '\n';
@@ -37,7 +38,9 @@ function copyReport(r) {
 
 // A dry run's planned copy (cp: bare; sync: marked "copy", beside its deletes).
 function plannedLine(ev, { marked = false } = {}) {
-  return `${marked ? 'copy    ' : ''}${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)} -> ${escapeKey(ev.targetKey)}\n`;
+  const version = ev.versionId !== undefined ? ` (version ${ev.versionId})` : '';
+  if (ev.deleteMarker) return `${marked ? 'copy    ' : ''}${'delete'.padStart(10)}  ${escapeKey(ev.key)}${version} -> ${escapeKey(ev.targetKey)}\n`;
+  return `${marked ? 'copy    ' : ''}${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)}${version} -> ${escapeKey(ev.targetKey)}\n`;
 }
 
 function plannedDeleteLine(ev) {

@@ -38,7 +38,8 @@ async function sync(options = {}) {
     throw err;
   }
   const dst = cmp.dstListing.store;
-  const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal });
+  const src = cmp.srcListing.store.base || cmp.srcListing.store; // by version id with --as-of
+  const run = new CopyRun({ options, journal, src, dst, w, co, stats: cmp.stats, signal: cmp.signal });
   const { copier } = run;
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
   const doomed = options.delete ? new Spool() : null;
