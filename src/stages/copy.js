@@ -164,7 +164,7 @@ function replayFeed(c, options, journal) {
     };
     for await (const page of listing.pages()) {
       for (const item of page) {
-        if (stop && stop.aborted) return { interrupted: true };
+        if (stop && stop.aborted) { await replay.settle(); return { interrupted: true }; }
         if (group.length && item.Key !== group[0].Key) {
           if (compareKeys(item.Key, group[0].Key) < 0) throw new FatalError(`the version listing went back from ${JSON.stringify(group[0].Key)} to ${JSON.stringify(item.Key)}`);
           await flush();

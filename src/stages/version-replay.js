@@ -28,6 +28,7 @@ class VersionReplay {
     this.live = 0;
     this.markers = new Tally();
     this.deletes = pLimit(o.concurrency || 64);
+    this.deleting = 0; // delete markers being replayed (the copier does not see them)
     this.wake = null;
   }
 
@@ -67,6 +68,7 @@ class VersionReplay {
     const end = () => { this.live--; if (first) { first = false; queued(); } this._notify(); };
     const step = async (i) => {
       if (i === steps.length || this.copier.stopped) { end(); return; }
+      if (this.error) { end(); return; }
       const s = steps[i];
       const finished = (outcome) => {
         if (s.token) this.journal.finished(s.token, outcome, s.item, targetKey);
@@ -96,6 +98,7 @@ class VersionReplay {
   // A delete marker, replayed: a DeleteObject of the target key.
   async _deleteMarker(item, targetKey) {
     let outcome;
+    this.deleting++;
     try {
       await this.dst.deleteObject(targetKey, this.signal);
       this.markers.add(0);
@@ -105,6 +108,8 @@ class VersionReplay {
       outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey });
       if (outcome.status === 'vanished') outcome = { status: 'copied', bytes: 0, deleteMarker: true };
       this.copier.record(item, targetKey, outcome);
+    } finally {
+      this.deleting--;
     }
     return outcome;
   }
@@ -119,7 +124,7 @@ class VersionReplay {
   // steps it will never start then have no outcome).
   async settle() {
     while (this.live > 0) {
-      if (this.copier.stopped && this.copier.queued === 0) break;
+      if (this.copier.stopped && this.copier.queued === 0 && this.deleting === 0) break;
       await new Promise((r) => {
         this.wake = r;
         const t = setTimeout(r, 50);

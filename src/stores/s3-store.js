@@ -28,6 +28,9 @@ function decodeKey(k, url = true) {
 }
 
 const THROTTLE_CODES = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottled']);
+// What an XML request body cannot carry as it is: C0 controls but TAB and LF, U+FFFE, U+FFFF.
+const XML_UNSAFE = /[\x00-\x08\x0b-\x1f\ufffe\uffff]/;
+
 function isThrottle(err) {
   const status = err && err.$metadata && err.$metadata.httpStatusCode;
   return status === 503 || status === 429 || THROTTLE_CODES.has(err && (err.Code || err.name));
@@ -308,18 +311,35 @@ class S3Store {
 
   // Deletes up to 1000 keys in one request; the keys it could not delete, with S3's reasons.
   async deleteKeys(keys, signal) {
-    if (this.stats) this.stats.count('DELETE');
-    const out = await this._send(DeleteObjectsCommand, { Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }, signal);
-    return (out.Errors || []).map((e) => ({ key: e.Key, reason: `${e.Code} ${e.Message || ''}`.trim() }));
+    const errors = await this.deleteVersions(keys.map((Key) => ({ Key })), signal);
+    return errors.map(({ key, reason }) => ({ key, reason }));
   }
 
-  // Deletes up to 1000 versions ({Key, VersionId}) in one request; those it could not
-  // delete, with S3's reasons.
+  // Deletes up to 1000 versions ({Key, VersionId}; without VersionId, the key) in one
+  // request; those it could not delete, with S3's reasons. A key that an XML request body
+  // cannot carry as it is (control characters, U+FFFE, U+FFFF: XML 1.0 refuses most of them
+  // and turns CR into LF) is deleted by its own DeleteObject, which names it in the URL.
   async deleteVersions(versions, signal) {
-    if (this.stats) this.stats.count('DELETE');
-    const Objects = versions.map((v) => (v.VersionId === undefined ? { Key: v.Key } : { Key: v.Key, VersionId: v.VersionId }));
-    const out = await this._send(DeleteObjectsCommand, { Delete: { Objects, Quiet: true } }, signal);
-    return (out.Errors || []).map((e) => ({ key: e.Key, versionId: e.VersionId, reason: `${e.Code} ${e.Message || ''}`.trim() }));
+    const inXml = [], alone = [];
+    for (const v of versions) (XML_UNSAFE.test(v.Key) ? alone : inXml).push(v);
+    const errors = [];
+    if (inXml.length) {
+      if (this.stats) this.stats.count('DELETE');
+      const Objects = inXml.map((v) => (v.VersionId === undefined ? { Key: v.Key } : { Key: v.Key, VersionId: v.VersionId }));
+      const out = await this._send(DeleteObjectsCommand, { Delete: { Objects, Quiet: true } }, signal);
+      for (const e of out.Errors || []) errors.push({ key: e.Key, versionId: e.VersionId, reason: `${e.Code} ${e.Message || ''}`.trim() });
+    }
+    for (const v of alone) {
+      try {
+        if (this.stats) this.stats.count('DELETE');
+        await this._send(DeleteObjectCommand, { Key: v.Key, VersionId: v.VersionId }, signal);
+      } catch (err) {
+        if (httpStatus(err) === 404 && errorCode(err) !== 'NoSuchBucket') continue; // already gone
+        if (httpStatus(err) === undefined || isThrottle(err) || errorCode(err) === 'NoSuchBucket') throw err;
+        errors.push({ key: v.Key, versionId: v.VersionId, reason: describeS3Error(err, { bucket: this.bucket, key: v.Key }).message });
+      }
+    }
+    return errors;
   }
 
   // Deletes one key without a version: a delete marker where versioning is on.
