@@ -90,7 +90,7 @@ class Listing {
       if (Array.isArray(chunk)) chunk = new ItemChunk(chunk);
       if (collect && chunk.length) collect.add(chunk.key(chunk.length - 1));
       if (this.asOf !== null) chunk = chunkAsOf(chunk, this.asOf);
-      else if (this.allVersions) chunk = chunk.flat();
+      else if (this.allVersions) { chunk = chunk.flat(); this.stats.versions += chunk.length; }
       if (match || filter) chunk = new ItemChunk(this._filter(chunk.toItems(), match, filter));
       this.progress.tick(chunk);
       if (chunk.length) yield chunk;

@@ -172,6 +172,7 @@ function statsText(stats) {
     `keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, overlap ${fmtInt(stats.overlap)}, efficiency ${eff}, ` +
     `in flight mean ${stats.meanInflight.toFixed(1)} max ${stats.maxInflight}, splits ${stats.splits}, hedges ${stats.hedges}` +
     `${stats.hints ? `, hints ${stats.hints}` : ''}${stats.retries ? `, retries ${stats.retries}` : ''}` +
+    `${stats.versions ? `, versions ${fmtInt(stats.versions)} (${fmtInt(stats.versionFollowUps)} requests finishing a key)` : ''}` +
     `${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
 }
 

@@ -51,7 +51,7 @@ class VersionStore {
       !(prefixes && prefixes.some((p) => compareKeys(p, entries[0].Key) > 0));
     while (!maxKeys && truncated && onlyKey()) {
       const last = entries[entries.length - 1];
-      if (this.stats) { this.stats.listRequests++; this.stats.versionFollowUps = (this.stats.versionFollowUps || 0) + 1; }
+      if (this.stats) { this.stats.listRequests++; this.stats.versionFollowUps++; }
       const next = await this.base.listVersionsPage({ prefix, keyMarker: last.Key, versionIdMarker: last.VersionId, delimiter, signal });
       if (next.entries.length === 0 && next.truncated && ++empty > MAX_EMPTY_FOLLOWS) {
         throw new FatalError(`the store keeps answering ListObjectVersions after version ${JSON.stringify(last.VersionId)} of ${JSON.stringify(last.Key)} with empty pages it says are truncated`);

@@ -18,10 +18,11 @@ const T0 = Date.parse('2024-01-01T00:00:00Z');
 
 // Versions of keys: layout is [[key, n, markers]] (n entries, newest first; `markers`: the
 // indexes among them that are delete markers). Returns the entries in S3's order.
-function versionsOf(layout) {
+function versionsOf(layout, { utf16 = false } = {}) {
   const byKey = new Map(layout.map(([key, n, markers = []]) => [key, { n, markers: new Set(markers) }]));
   const out = [];
-  for (const [, key] of utf8Sort([...byKey.keys()])) {
+  const order = utf16 ? [...byKey.keys()].sort().map((k) => [k, k]) : utf8Sort([...byKey.keys()]);
+  for (const [, key] of order) {
     const { n, markers } = byKey.get(key);
     for (let j = 0; j < n; j++) {
       const marker = markers.has(j);
@@ -36,11 +37,13 @@ function versionsOf(layout) {
 }
 
 class FakeVersionStore {
-  constructor(layout, { maxKeys = 1000, seed = 1, jitter = true, rounds = false } = {}) {
-    this.entries = versionsOf(layout);
-    // Sort forms of each entry's key, for binary searches in S3's order.
-    const forms = new Map(utf8Sort(this.entries.map((e) => e.Key)).map(([form, key]) => [key, form]));
-    this.formOf = (k) => forms.get(k) ?? utf8Sort([k])[0][0];
+  // utf16: lists (and reads markers) in JavaScript's UTF-16 order, as s3proxy does.
+  constructor(layout, { maxKeys = 1000, seed = 1, jitter = true, rounds = false, utf16 = false } = {}) {
+    this.entries = versionsOf(layout, { utf16 });
+    this.reference = utf16 ? versionsOf(layout) : this.entries;
+    // Sort forms of each entry's key, for binary searches in the store's order.
+    const forms = new Map(utf16 ? this.entries.map((e) => [e.Key, e.Key]) : utf8Sort(this.entries.map((e) => e.Key)).map(([form, key]) => [key, form]));
+    this.formOf = (k) => forms.get(k) ?? (utf16 ? k : utf8Sort([k])[0][0]);
     this.forms = this.entries.map((e) => forms.get(e.Key));
     this.maxKeys = maxKeys;
     this.rng = makeRng(seed);
@@ -112,7 +115,7 @@ class FakeVersionStore {
 
   // The reference: every entry in S3's order, as [Key, VersionId] (within a prefix).
   expected(prefix = '') {
-    return this.entries.filter((e) => e.Key.startsWith(prefix)).map((e) => [e.Key, e.VersionId]);
+    return this.reference.filter((e) => e.Key.startsWith(prefix)).map((e) => [e.Key, e.VersionId]);
   }
 }
 

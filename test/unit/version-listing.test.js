@@ -6,6 +6,7 @@
 const { Listing } = require('../../src/list/listing');
 const { VersionStore } = require('../../src/stores/version-store');
 const { FakeVersionStore } = require('../helpers/fake-version-store');
+const { RequestStats } = require('../../src/stats');
 const { adversarialKeys, prng } = require('../helpers/keysets');
 
 async function listVersions(store, options = {}) {
@@ -141,7 +142,7 @@ describe('parallel version listing: each version exactly once, in order', () => 
 describe('VersionStore pages', () => {
   test('a truncated page keeps whole keys only; a page of one key is followed to its end', async () => {
     const base = new FakeVersionStore([['a', 3], ['b', 5], ['c', 1]], { maxKeys: 4, jitter: false });
-    const vs = new VersionStore(base, { stats: { listRequests: 0 } });
+    const vs = new VersionStore(base, { stats: new RequestStats() });
     const p1 = await vs.listPage({});
     expect(p1.chunk.length).toBe(1);
     expect(p1.chunk.key(0)).toBe('a');
@@ -174,5 +175,23 @@ describe('as of a moment', () => {
     expect(await at(T0 + 2000)).toEqual([['a', 'v1-1-3'], ['b', 'v1-1-3'], ['d', 'v0-1-1']]);
     expect(await at(T0 + 2500)).toEqual([['a', 'v1-1-3'], ['b', 'v1-1-3'], ['d', 'v0-1-1']]);
     expect(await at(T0 + 3000)).toEqual([['a', 'v0-1-3'], ['c', 'v0-1-3'], ['d', 'v0-1-1']]);
+  });
+});
+
+describe('a store that lists versions in UTF-16 order (s3proxy)', () => {
+  test('found before output, listed again with one walk and sorted on disk: the same versions, in S3 order', async () => {
+    // Within every folder, astral characters against U+E000..U+FFFF at the same position.
+    const r = prng(5);
+    const marks = ['\uE000', '\uFF21', '😀', '\u{10000}', 'a', 'é'];
+    const keys = Array.from({ length: 1500 }, (_, i) => `d${r.int(5)}/${marks[r.int(marks.length)]}${marks[r.int(marks.length)]}-${i}`);
+    const layout = keys.map((k, i) => [k, 1 + (i % 3), i % 7 === 0 ? [0] : []]);
+    const store = new FakeVersionStore(layout, { utf16: true, maxKeys: 1000 });
+    expect(store.entries.map((e) => e.Key)).not.toEqual(store.reference.map((e) => e.Key)); // the trap is set
+    const logs = [];
+    const { items, listing } = await listVersions(store, { listConcurrency: 16, log: (m) => logs.push(m) });
+    expect(items.map((it) => [it.Key, it.VersionId])).toEqual(store.expected());
+    expect(listing.stats.fallback).toBe('sorted');
+    expect(logs.join('\n')).toMatch(/sequential walk/);
+    expect(items.filter((it) => it.DeleteMarker).length).toBe(layout.filter((l) => l[2].length).length);
   });
 });
