@@ -54,8 +54,9 @@ class RequestStats {
     return span > 0 ? this.inflightArea / span : this.maxInflight;
   }
 
+  // Entries per list request's 1000: keys, or versions where versions were listed.
   get efficiency() {
-    return this.listRequests ? this.keysUnique / (this.listRequests * 1000) : null;
+    return this.listRequests ? (this.versions || this.keysUnique) / (this.listRequests * 1000) : null;
   }
 
   get estimatedCost() {

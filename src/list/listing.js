@@ -27,7 +27,8 @@ class Listing {
     // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
     const { store, location } = options.store
       ? { store: options.store, location: { prefix: options.prefix || '', text: options.source || 'custom store' } }
-      : openStore({ ...options, stats: this.stats, maxSockets: this.listConcurrency }, 'source');
+      // maxSockets: more for a listing that also sends other requests (a metadata scan's HEADs).
+      : openStore({ ...options, stats: this.stats, maxSockets: Math.max(this.listConcurrency, options.maxSockets || 0) }, 'source');
     // Versions: every one (allVersions), or the objects as they were at a moment (asOf).
     this.asOf = parseAsOf(options.asOf);
     this.allVersions = Boolean(options.allVersions);
@@ -89,8 +90,9 @@ class Listing {
     for await (let chunk of source) {
       if (Array.isArray(chunk)) chunk = new ItemChunk(chunk);
       if (collect && chunk.length) collect.add(chunk.key(chunk.length - 1));
+      if (this.asOf !== null || this.allVersions) this.stats.versions += chunk.versionCount;
       if (this.asOf !== null) chunk = chunkAsOf(chunk, this.asOf);
-      else if (this.allVersions) { chunk = chunk.flat(); this.stats.versions += chunk.length; }
+      else if (this.allVersions) chunk = chunk.flat();
       if (match || filter) chunk = new ItemChunk(this._filter(chunk.toItems(), match, filter));
       this.progress.tick(chunk);
       if (chunk.length) yield chunk;

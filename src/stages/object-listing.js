@@ -36,12 +36,15 @@ class ObjectListing extends Listing {
     const want = headsFor(options.by);
     const metadata = Boolean(options.withMetadata) || want.metadata;
     const tags = Boolean(options.withTags) || want.tags;
-    // The filter waits for the HEADs when there are any.
-    super(metadata || tags ? { ...options, filter: undefined } : options);
+    // The filter waits for the HEADs when there are any, which need sockets of their own.
+    const heads = metadata || tags;
+    const headConcurrency = positiveInt(options.headConcurrency ?? DEFAULTS.headConcurrency, '--head-concurrency');
+    const listConcurrency = positiveInt(options.listConcurrency ?? DEFAULTS.listConcurrency, '--list-concurrency');
+    super(heads ? { ...options, filter: undefined, maxSockets: listConcurrency + headConcurrency } : options);
     this.heads = metadata || tags;
     this.withTags = tags;
     this.lateFilter = this.heads ? userFunction(options.filter, '--filter') : null;
-    this.headConcurrency = positiveInt(options.headConcurrency ?? DEFAULTS.headConcurrency, '--head-concurrency');
+    this.headConcurrency = headConcurrency;
     this.onProblem = options.onProblem || null;
     this.scan = { heads: 0, tagging: 0, vanished: 0, changed: 0, failed: 0, ms: 0, problems: [] };
     if (this.heads && typeof (this.store.base || this.store).headObject !== 'function') {
