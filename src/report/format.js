@@ -46,6 +46,7 @@ function isoDate(d) {
 // An item as one JSON line: the listing's fields; a version's VersionId, IsLatest and
 // DeleteMarker; an object's metadata (--metadata) and tags (--tags) where it has them.
 function itemJson(it) {
+  if (it.Metadata !== undefined && it.VersionId === undefined) return metadataJson(it);
   const o = {
     Key: it.Key,
     Size: it.Size,
@@ -60,6 +61,22 @@ function itemJson(it) {
   }
   if (it.Metadata !== undefined) for (const f of METADATA_FIELDS) o[f] = it[f] === undefined ? null : it[f];
   if (it.Tags !== undefined) o.Tags = it.Tags;
+  return JSON.stringify(o);
+}
+
+// The same for an object with its metadata, in one literal (the common case of a metadata scan).
+function metadataJson(it) {
+  const o = {
+    Key: it.Key, Size: it.Size, LastModified: it.LastModified ? new Date(it.LastModified).toISOString() : null,
+    ETag: it.ETag === undefined ? null : it.ETag, StorageClass: it.StorageClass === undefined ? null : it.StorageClass,
+    ContentType: it.ContentType ?? null, ContentEncoding: it.ContentEncoding ?? null, ContentDisposition: it.ContentDisposition ?? null,
+    ContentLanguage: it.ContentLanguage ?? null, CacheControl: it.CacheControl ?? null, Expires: it.Expires ?? null, Metadata: it.Metadata,
+    ServerSideEncryption: it.ServerSideEncryption ?? null, SSEKMSKeyId: it.SSEKMSKeyId ?? null, BucketKeyEnabled: it.BucketKeyEnabled ?? null,
+    ChecksumAlgorithm: it.ChecksumAlgorithm ?? null, ChecksumType: it.ChecksumType ?? null, ObjectLockMode: it.ObjectLockMode ?? null,
+    ObjectLockRetainUntilDate: it.ObjectLockRetainUntilDate ?? null, ObjectLockLegalHoldStatus: it.ObjectLockLegalHoldStatus ?? null,
+    RestoreStatus: it.RestoreStatus ?? null, ReplicationStatus: it.ReplicationStatus ?? null, ArchiveStatus: it.ArchiveStatus ?? null,
+    TagCount: it.TagCount ?? null, Tags: it.Tags,
+  };
   return JSON.stringify(o);
 }
 

@@ -9,7 +9,7 @@
 const { Listing } = require('../list/listing');
 const { ItemChunk } = require('../stores/chunks');
 const { AdaptiveLimit } = require('../transfer/adaptive-limit');
-const { metadataOf, tagsOf } = require('../stores/object-metadata');
+const { withMetadata, tagsOf } = require('../stores/object-metadata');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
 const { userFunction } = require('../js-function');
 const { positiveInt, DEFAULTS } = require('../options');
@@ -87,18 +87,17 @@ class ObjectListing extends Listing {
         for await (const chunk of source) {
           if (stopped || failure) break;
           const items = chunk.toItems();
-          const job = { items, left: items.length, keep: new Array(items.length).fill(true) };
+          const job = { items, left: items.length };
           jobs.push(job);
+          const done = () => {
+            pending--;
+            if (--job.left === 0) changed();
+            if (roomWaiters.length && pending < window) for (const r of roomWaiters.splice(0)) r();
+          };
+          const fail = (err) => { failure = failure || err; done(); changed(); };
           for (let i = 0; i < items.length; i++) {
             pending++;
-            limit.run(() => (stopped || failure ? null : this._enrich(s3, items[i], limit)))
-              .then((ok) => { if (ok === false) job.keep[i] = false; }, (err) => { failure = failure || err; })
-              .finally(() => {
-                pending--;
-                job.left--;
-                if (pending < window) for (const r of roomWaiters.splice(0)) r();
-                changed();
-              });
+            limit.run(() => (stopped || failure ? null : this._enrich(s3, job, i, limit))).then(done, fail);
           }
           changed();
           while (pending >= window && !failure && !stopped) await new Promise((r) => roomWaiters.push(r));
@@ -137,8 +136,8 @@ class ObjectListing extends Listing {
     const out = [];
     const f = this.lateFilter;
     for (let i = 0; i < job.items.length; i++) {
-      if (!job.keep[i]) continue;
       const item = job.items[i];
+      if (item === null) continue;
       if (f) {
         let ok;
         try { ok = f(item); } catch (err) {
@@ -152,9 +151,11 @@ class ObjectListing extends Listing {
   }
 
   // One object's HEAD (pinned to the listed version or ETag) and, when asked and there are
-  // any, its tags, on the item itself. false: the object is left out (named as a problem).
-  async _enrich(s3, item, limit) {
-    if (item.DeleteMarker) return true; // a delete marker has no object to ask about
+  // any, its tags: the item is replaced by one that carries them (one object of one shape,
+  // cheaper than adding fields one by one), or by null when it is left out (named as a problem).
+  async _enrich(s3, job, i, limit) {
+    const item = job.items[i];
+    if (item.DeleteMarker) return; // a delete marker has no object to ask about
     const versioned = item.VersionId !== undefined;
     const signal = this.signal;
     try {
@@ -163,17 +164,17 @@ class ObjectListing extends Listing {
       const head = await s3.headObject({
         Key: item.Key, VersionId: versioned ? item.VersionId : undefined, IfMatch: versioned ? undefined : item.ETag || undefined, ChecksumMode: 'ENABLED',
       }, signal);
-      Object.assign(item, metadataOf(head));
+      let tags;
       if (this.withTags) {
         if (head.TagCount > 0) {
           this.stats.count('GET');
           this.scan.tagging++;
           const out = await s3.getObjectTagging({ Key: item.Key, VersionId: versioned ? item.VersionId : undefined }, signal);
-          item.Tags = tagsOf(out.TagSet);
-        } else item.Tags = {};
+          tags = tagsOf(out.TagSet);
+        } else tags = {};
       }
+      job.items[i] = withMetadata(item, head, tags);
       limit.succeeded();
-      return true;
     } catch (err) {
       if (signal.aborted) throw signal.reason || err;
       const p = problemOf(err);
@@ -181,7 +182,7 @@ class ObjectListing extends Listing {
       const rec = { key: item.Key, versionId: item.VersionId, ...p };
       if (this.scan.problems.length < 10000) this.scan.problems.push(rec);
       if (this.onProblem) this.onProblem(rec);
-      return false;
+      job.items[i] = null;
     }
   }
 }

@@ -48,6 +48,23 @@ function metadataOf(head) {
   };
 }
 
+// An item with its metadata (and tags, when asked for), as one object of a fixed shape: the
+// listing's fields, a version's fields, then the metadata fields.
+function withMetadata(it, head, tags) {
+  const m = metadataOf(head);
+  if (it.VersionId === undefined) {
+    return {
+      Key: it.Key, Size: it.Size, LastModified: it.LastModified, ETag: it.ETag, StorageClass: it.StorageClass,
+      ContentType: m.ContentType, ContentEncoding: m.ContentEncoding, ContentDisposition: m.ContentDisposition, ContentLanguage: m.ContentLanguage,
+      CacheControl: m.CacheControl, Expires: m.Expires, Metadata: m.Metadata, ServerSideEncryption: m.ServerSideEncryption, SSEKMSKeyId: m.SSEKMSKeyId,
+      BucketKeyEnabled: m.BucketKeyEnabled, ChecksumAlgorithm: m.ChecksumAlgorithm, ChecksumType: m.ChecksumType, ObjectLockMode: m.ObjectLockMode,
+      ObjectLockRetainUntilDate: m.ObjectLockRetainUntilDate, ObjectLockLegalHoldStatus: m.ObjectLockLegalHoldStatus, RestoreStatus: m.RestoreStatus,
+      ReplicationStatus: m.ReplicationStatus, ArchiveStatus: m.ArchiveStatus, TagCount: m.TagCount, Tags: tags,
+    };
+  }
+  return { ...it, ...m, Tags: tags };
+}
+
 // A GetObjectTagging answer's TagSet as {key: value}.
 function tagsOf(tagSet) {
   const out = {};
@@ -55,4 +72,4 @@ function tagsOf(tagSet) {
   return out;
 }
 
-module.exports = { metadataOf, tagsOf, restoreStatus, METADATA_FIELDS };
+module.exports = { metadataOf, withMetadata, tagsOf, restoreStatus, METADATA_FIELDS };
