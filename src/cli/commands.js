@@ -142,7 +142,7 @@ function register(program) {
       if (example) return writeOut(example);
       const res = await lib.each(libOpts);
       finish(opts, res);
-      return 0;
+      return scanDone(res.metadataScan, opts);
     }));
 
   common(program.command('map'))
@@ -168,7 +168,7 @@ function register(program) {
       const res = await lib.map(libOpts);
       if (opts.reduce) await writeOut(JSON.stringify(res.result === undefined ? null : res.result) + '\n');
       finish(opts, res);
-      return 0;
+      return scanDone(res.metadataScan, opts);
     }));
 }
 

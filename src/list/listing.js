@@ -25,10 +25,11 @@ class Listing {
     this.filter = userFunction(options.filter, '--filter');
     this.match = keyMatcher(options.pattern);
     // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
+    // maxSockets: more for a listing that also sends other requests (a metadata scan's HEADs).
+    const sockets = options.maxSockets > this.listConcurrency ? options.maxSockets : this.listConcurrency;
     const { store, location } = options.store
       ? { store: options.store, location: { prefix: options.prefix || '', text: options.source || 'custom store' } }
-      // maxSockets: more for a listing that also sends other requests (a metadata scan's HEADs).
-      : openStore({ ...options, stats: this.stats, maxSockets: Math.max(this.listConcurrency, options.maxSockets || 0) }, 'source');
+      : openStore({ ...options, stats: this.stats, maxSockets: sockets }, 'source');
     // Versions: every one (allVersions), or the objects as they were at a moment (asOf).
     this.asOf = parseAsOf(options.asOf);
     this.allVersions = Boolean(options.allVersions);

@@ -12,6 +12,7 @@ function cpText(r) {
   if (r.dryrun) out.push(line('would copy', r.planned));
   else out.push(line('copied', r.copied));
   for (const k of PROBLEMS) if (r[k].objects) out.push(line(k, r[k]));
+  if (r.alreadyCurrent && r.alreadyCurrent.objects) out.push(line('unchanged', r.alreadyCurrent) + '  (their version then is the current one)');
   if (r.deleteMarkers && r.deleteMarkers.objects) out.push(`${r.dryrun ? 'would replay' : 'replayed'} ${fmtInt(r.deleteMarkers.objects)} delete markers`);
   if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
   if (!r.complete) out.push('the listing is incomplete (--max-list-requests)');

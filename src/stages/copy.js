@@ -10,7 +10,7 @@ const { normalizeWriteOptions } = require('../transfer/write-options');
 const { createKeyMapper } = require('../transfer/key-map');
 const { CollisionDetector } = require('../transfer/collisions');
 const { classifyError } = require('../transfer/outcome');
-const { copyOptions, sameConnection } = require('../transfer/copier');
+const { copyOptions, sameConnection, Tally } = require('../transfer/copier');
 const { UsageError, FatalError } = require('../errors');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
 const { runSignal } = require('../signal');
@@ -90,6 +90,7 @@ async function copy(options = {}) {
   const stop = options.stopSignal;
   const detector = mapper.injective ? null : new CollisionDetector();
   let collisions = 0;
+  const alreadyCurrent = new Tally();
   listing.progress.extra = () => `${copier.tallies.copied.objects.toLocaleString('en-US')} copied${copier.tallies.failed.objects ? `, ${copier.tallies.failed.objects} failed` : ''}`;
   if (options.allVersions) {
     const rf = replayFeed(c, options, journal);
@@ -115,7 +116,7 @@ async function copy(options = {}) {
           continue;
         }
         // Restoring a bucket in place (--as-of): a key whose version then is the current one is left as it is.
-        if (c.inPlace && item.IsLatest) { copier.record(item, targetKey, { status: 'skipped', reason: 'already the current version' }); continue; }
+        if (c.inPlace && item.IsLatest) { alreadyCurrent.add(item.Size); continue; }
         const token = journal && journal.track(item.Key);
         await copier.add(item, targetKey, token && ((outcome) => journal.finished(token, outcome, item, targetKey)));
       }
@@ -123,7 +124,7 @@ async function copy(options = {}) {
     return { interrupted: false };
   };
   const r = await run.run({ feed, listed: () => listing.complete, close: () => c.close() });
-  return finishCopy(c, options, r, { collisions });
+  return finishCopy(c, options, r, c.inPlace && options.asOf !== undefined ? { collisions, alreadyCurrent: alreadyCurrent.toJSON() } : { collisions });
 }
 
 function finishCopy(c, options, r, extra = {}) {
@@ -145,6 +146,7 @@ function replayFeed(c, options, journal) {
   const { copier } = run;
   const stop = options.stopSignal;
   const replay = new VersionReplay({ copier, dst: c.dst, journal, dryrun: Boolean(options.dryrun), signal: run.signal, onObject: options.onObject });
+  const detector = mapper.injective ? null : new CollisionDetector();
   let markers = null;
   const feed = async () => {
     let group = [], prevKey = listing.range.after || '';
@@ -157,6 +159,11 @@ function replayFeed(c, options, journal) {
         targetKey = mapper.map(versions[0].Key);
       } catch (err) {
         for (const v of versions) copier.record(v, null, classifyError(err));
+        return;
+      }
+      // Two histories onto one key would interleave: the later key's versions fail.
+      if (detector && detector.add(targetKey)) {
+        for (const v of versions) copier.record(v, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` });
         return;
       }
       await replay.addKey(versions, targetKey, prevKey);

@@ -103,10 +103,11 @@ function parseListObjectVersions(input) {
   // The listing's own fields come before the entries or after them.
   const head = first < 0 ? buf.length : first;
   const tail = lastEnd < 0 ? buf.length : lastEnd;
-  const top = (name) => topField(buf, name, 0, head) ?? topField(buf, name, tail, buf.length);
-  const truncated = (top('IsTruncated') || '').trim() === 'true';
-  const nextKey = top('NextKeyMarker');
-  const nextVid = top('NextVersionIdMarker');
+  const outer = (name) => topField(buf, name, 0, head) ?? topField(buf, name, tail, buf.length);
+  const flag = outer('IsTruncated');
+  const truncated = flag !== null && flag.trim() === 'true';
+  const nextKey = outer('NextKeyMarker');
+  const nextVid = outer('NextVersionIdMarker');
   let prefixes;
   const T_CP = B('<CommonPrefixes>'), T_CCP = B('</CommonPrefixes>');
   for (let at = buf.indexOf(T_CP); at >= 0; at = buf.indexOf(T_CP, at + T_CP.length)) {

@@ -253,3 +253,30 @@ test('an unversioned bucket: versions are "null", and everything still works', a
   expect((await runCli(['rm', `s3://${b}`, '--all-versions'])).code).toBe(0);
   expect(await walkVersions(b)).toEqual([]);
 });
+
+test('restore in place: cp --as-of copies old versions back, sync --as-of --delete also removes what came later', async () => {
+  const b = await createVersionedBucket(uniqueBucket('inplace'));
+  await putVersion(b, 'a', 'a-one');
+  await putVersion(b, 'b', 'b-one');
+  await putVersion(b, 'same', 'same-one');
+  const t1 = latest(await walkVersions(b));
+  await serverPast(t1);
+  await putVersion(b, 'a', 'a-two!');
+  await deleteKey(b, 'b');
+  await putVersion(b, 'c', 'c-new');
+  const cp = await runCli(['cp', `s3://${b}`, `s3://${b}`, '--as-of', new Date(t1).toISOString(), '--json']);
+  expect(cp.stderr).toBe('');
+  expect(cp.code).toBe(0);
+  const r = JSON.parse(cp.stdout);
+  expect(r.copied.objects).toBe(2); // a and b; "same" is current already
+  expect(r.alreadyCurrent.objects).toBe(1);
+  const now = (await s3blitz.ls({ source: `s3://${b}`, ...libOptions() })).items.map((it) => [it.Key, it.Size]);
+  expect(now).toEqual([['a', 5], ['b', 5], ['c', 5], ['same', 8]]);
+  const sy = await runCli(['sync', `s3://${b}`, `s3://${b}`, '--as-of', new Date(t1).toISOString(), '--delete']);
+  expect(sy.code).toBe(0);
+  expect((await s3blitz.ls({ source: `s3://${b}`, ...libOptions() })).items.map((it) => [it.Key, it.Size])).toEqual([['a', 5], ['b', 5], ['same', 8]]);
+  // Nothing was lost: every earlier version is still there.
+  const history = await walkVersions(b);
+  expect(history.filter((e) => e.Key === 'a').map((e) => e.Size)).toEqual([5, 6, 5]);
+  expect(history.filter((e) => e.Key === 'c').map((e) => e.DeleteMarker)).toEqual([true, false]);
+});
