@@ -20,7 +20,7 @@ function sourceOptions(cmd) {
     .option('--prefix <prefix>', 'only keys that start with prefix (raw: no "/" implied)')
     .option('--start-after <key>', 'only keys after key (exclusive)')
     .option('--stop-at <key>', 'only keys up to key (inclusive)')
-    .option('--filter <js>', 'js:({Key, Size, LastModified, ETag, StorageClass}) => boolean')
+    .option('--filter <js>', 'js:({Key, Size, LastModified, ETag, StorageClass}) => boolean (versions add VersionId, IsLatest, DeleteMarker; --metadata adds ContentType, Metadata, ...; --tags adds Tags)')
     .option('--pattern <text>', 'only keys containing text, or matching js:/regexp/flags')
     .option('--list-concurrency <n>', help('listConcurrency'))
     .option('--max-list-requests <n>', 'stop after n list requests (the result is marked incomplete)')

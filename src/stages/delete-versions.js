@@ -97,6 +97,7 @@ async function deleteVersions(store, versions, o = {}) {
 async function removeVersions(options = {}) {
   if (!options.allVersions) throw new UsageError('removing versions needs allVersions: true (--all-versions)');
   if (options.asOf !== undefined) throw new UsageError('--as-of cannot be combined with rm --all-versions');
+  if (options.maxDelete !== undefined) positiveInt(options.maxDelete, '--max-delete', { allowZero: true }); // before anything is listed
   const stats = options.stats || new RequestStats();
   const signal = runSignal(options.signal);
   const listing = new Listing({ ...options, stats, signal, unordered: true });
