@@ -39,8 +39,13 @@ function humanBytes(n) {
   return u === 0 ? `${v} B` : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ${units[u]}`;
 }
 
+// Neighbouring lines often share a time: the last one is kept.
+let isoLast = NaN, isoText = '';
 function isoDate(d) {
-  return d ? new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z') : '-';
+  if (!d) return '-';
+  const t = d instanceof Date ? +d : +new Date(d);
+  if (t !== isoLast) { isoLast = t; isoText = `${new Date(t).toISOString().slice(0, 19)}Z`; }
+  return isoText;
 }
 
 // An item as one JSON line: the listing's fields; a version's VersionId, IsLatest and

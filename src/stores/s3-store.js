@@ -184,7 +184,7 @@ class S3Store {
           if (args.keyMarker && args.versionIdMarker) query.push(['version-id-marker', args.versionIdMarker]);
           if (args.maxKeys) query.push(['max-keys', String(args.maxKeys)]);
           const res = await this.lean.request('GET', null, query, this.requestPayer ? { 'x-amz-request-payer': 'requester' } : {}, { signal: args.signal });
-          return parseListObjectVersions(res.body);
+          return parseListObjectVersions(res.body, { folders: Boolean(args.delimiter) });
         } catch (err) {
           if (err instanceof PageError) throw err;
           this._fellBack(err);
@@ -224,7 +224,7 @@ class S3Store {
     }
     if (this.stats && out.$metadata && out.$metadata.attempts > 1) this.stats.retries += out.$metadata.attempts - 1;
     if (!raw) throw new FatalError('the ListObjectVersions answer could not be read in its own order (no raw answer from the SDK client)');
-    return parseListObjectVersions(raw);
+    return parseListObjectVersions(raw, { folders: Boolean(delimiter) });
   }
 
   // Object requests: S3 API parameters without Bucket; the SDK's answer. Their callers

@@ -26,7 +26,12 @@ class VersionStore {
     this.delimiters = base.delimiters === true;
     this.stats = stats || base.stats;
     this.versions = true;
+    this.entriesSeen = 0;
+    this.keysSeen = 0;
   }
+
+  // Entries per key so far: how much a row (a key with its versions) weighs in the listers.
+  rowWeight() { return this.keysSeen ? this.entriesSeen / this.keysSeen : 1; }
 
   open(...a) { return this.base.open(...a); }
 
@@ -74,6 +79,8 @@ class VersionStore {
     }
     const kept = keep === entries.length ? entries : entries.slice(0, keep);
     const chunk = VersionChunk.of(kept);
+    this.entriesSeen += kept.length;
+    this.keysSeen += chunk.length;
     let nextToken;
     if (truncated) {
       const lastPrefix = prefixes && prefixes.length ? prefixes[prefixes.length - 1] : null;
