@@ -382,7 +382,8 @@ function versionMetadataTables(ctx) {
       '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of v) {
       if (!r.wallSec) { out.push(line(r, 8)); continue; }
-      out.push(`${line(r)} ${r.rate ? fmtInt(r.rate) : '-'} | ${r.ratio ? num(r.ratio) : '-'} | ${num(r.cpuSec)} | ${num((r.cpuSec * 1e6) / r.expected, 1)} | ${num(r.rssMb, 0)} | ` +
+      const listed = r.status === 'capped' ? r.count : r.expected;
+      out.push(`${line(r)} ${r.rate ? fmtInt(r.rate) : '-'} | ${r.ratio ? num(r.ratio) : '-'} | ${num(r.cpuSec)} | ${listed ? num((r.cpuSec * 1e6) / listed, 1) : '-'} | ${num(r.rssMb, 0)} | ` +
         `${fmtInt(r.fake.requests.ListObjectVersions)} | ${r.fake.requests.ListObjectVersions ? num(r.count / (r.fake.requests.ListObjectVersions * 1000), 2) : '-'} |`);
     }
     out.push('', 'rclone lsf --s3-versions lists object versions but not delete markers: its count is checked against the versions alone. ' +
