@@ -10,6 +10,22 @@ export interface Item {
   /** Quoted as S3 returns it; null for local files. */
   ETag: string | null;
   StorageClass: string | null;
+  /** allVersions / asOf listings: the version, whether it is the latest, whether a delete marker. */
+  VersionId?: string;
+  IsLatest?: boolean;
+  DeleteMarker?: boolean;
+  /** allVersions: when a newer version or delete marker replaced this one (null for the latest). */
+  NoncurrentSince?: Date | null;
+  /** withMetadata (one HeadObject each): content headers, user metadata, encryption, checksums, lock and restore status. */
+  ContentType?: string | null;
+  ContentEncoding?: string | null;
+  CacheControl?: string | null;
+  Metadata?: Record<string, string>;
+  ServerSideEncryption?: string | null;
+  TagCount?: number | null;
+  /** withTags: the object's tags. */
+  Tags?: Record<string, string>;
+  [field: string]: unknown;
 }
 
 export interface Credentials {
@@ -132,6 +148,18 @@ export interface SourceOptions extends ConnectionOptions {
   plan?: string | Plan;
   /** Where to write the result as JSON for merge: a file or s3://bucket/key; %i is the shard index. */
   result?: string;
+  /** Every version and delete marker (ListObjectVersions), key order then newest first. */
+  allVersions?: boolean;
+  /** The source as it was then (ISO-8601 with a zone, or a date). */
+  asOf?: string | Date;
+  /** cp of one key: that version. */
+  versionId?: string;
+  /** One HeadObject per object: items carry its metadata. */
+  withMetadata?: boolean;
+  /** GetObjectTagging where HeadObject counts tags: items carry Tags. */
+  withTags?: boolean;
+  headConcurrency?: number | string;
+  onProblem?: (problem: { key: string; versionId?: string; status: 'vanished' | 'changed' | 'failed'; reason: string }) => void;
 }
 
 export interface ShardRange {
@@ -347,6 +375,24 @@ export interface SummarizeOptions extends SourceOptions {
   summarizeFolders?: boolean;
   depth?: number | string;
   top?: number | string;
+  largest?: number | string;
+  /** A JSON price table (file or object) for the storage cost estimate. */
+  prices?: string | Record<string, unknown>;
+  incompleteUploads?: boolean;
+  /** content-type, metadata:NAME or tag:NAME (implies the HEADs it needs). */
+  by?: string;
+}
+
+export interface MetadataScan {
+  headRequests: number;
+  taggingRequests: number;
+  seconds: number;
+  headsPerSecond: number | null;
+  vanished: number;
+  changed: number;
+  failed: number;
+  problems: { key: string; versionId?: string; status: string; reason: string }[];
+  estimatedCostUSD: number;
 }
 
 export interface Group { name: string; objects: number; bytes: number }
@@ -372,6 +418,8 @@ export interface ReadResult {
   complete: boolean;
   stats: RequestStatsJSON;
   noMatch?: string;
+  /** withMetadata / withTags / by: the scan's requests and problems. */
+  metadataScan?: MetadataScan;
 }
 
 export interface SummarizeResult extends ReadResult { summary: Summary; source: string }
@@ -393,7 +441,8 @@ export interface MapOptions<T = unknown> extends SourceOptions {
 export interface RmOptions extends SourceOptions, RunOptions {
   maxDelete?: number | string;
   deleteConcurrency?: number | string;
-  onDelete?: (event: { key: string; size: number; dryrun?: boolean; error?: string }) => void;
+  /** allVersions: each version's event has versionId and deleteMarker; a failure has failed and reason. */
+  onDelete?: (event: { key: string; size: number; dryrun?: boolean; error?: string; versionId?: string; deleteMarker?: boolean; failed?: boolean; reason?: string }) => void;
 }
 
 export interface RmResult {
@@ -411,6 +460,19 @@ export interface RmResult {
   ok: boolean;
   noMatch?: string;
   stats: RequestStatsJSON;
+  /** allVersions: the delete markers deleted (deleted counts the versions). */
+  deleteMarkers?: Counts;
+}
+
+export interface MetadataScanEstimate {
+  objects: number;
+  headRequests: number;
+  taggingRequestsAtMost: number;
+  estimatedCostUSD: number;
+  listRequests: number;
+  listCostUSD: number;
+  complete: boolean;
+  note: string;
 }
 
 export interface CatOptions extends ConnectionOptions {
@@ -465,6 +527,8 @@ export interface BucketOptions extends ConnectionOptions {
 
 export interface RbOptions extends BucketOptions, RunOptions {
   force?: boolean;
+  /** With force: every version and delete marker first. */
+  allVersions?: boolean;
   maxDelete?: number | string;
   deleteConcurrency?: number | string;
   onDelete?: RmOptions['onDelete'];
@@ -496,6 +560,12 @@ export function merge(paths: string | string[], options?: MergeOptions): Promise
 export function mergeResults(results: ShardResultDocument[], options?: MergeOptions): MergedResult;
 export function readResults(paths: string[], options?: ConnectionOptions): Promise<(ShardResultDocument & { where: string })[]>;
 export function writeResult(where: string, command: string, result: unknown, options?: ConnectionOptions, shard?: unknown): Promise<string>;
+/** rm with allVersions: every version and delete marker of the source's range, for good. */
+export function removeVersions(options: RmOptions & { allVersions: true }): Promise<RmResult>;
+/** Deletes the versions an iterable yields (items or pages of {Key, VersionId}), 1000 per request. */
+export function deleteVersions(store: Store, versions: AsyncIterable<Item | Item[]> | Iterable<Item | Item[]>, options?: { maxDelete?: number; force?: boolean; dryrun?: boolean; signal?: AbortSignal; onDelete?: RmOptions['onDelete'] }): Promise<Omit<RmResult, 'source' | 'complete' | 'interrupted' | 'journal' | 'ok' | 'stats' | 'dryrun'> & { count: number }>;
+/** What a metadata scan of the source would send and cost, from its listing alone. */
+export function estimateMetadataScan(options: SourceOptions & { by?: string }): Promise<MetadataScanEstimate>;
 export function rb(options: RbOptions): Promise<{ bucket: string; removed: boolean; emptied: RmResult | null; ok: boolean }>;
 
 export class Listing {

@@ -231,6 +231,10 @@ class Bucket {
     this.tags = new Map(); // ikey -> [[k, v], ...]
     this.seedParts = 0; // seeded keys (no stored ETag) were uploaded in this many parts: ETag "<hash>-N"
     this.layouts = new Map(); // ikey -> part sizes, for objects completed from parts
+    // Seeded history (?versions=N&markerEvery=M): every key has N versions, derived (never
+    // stored), the newest a delete marker on every M-th key. null: one "null" version each.
+    this.history = null;
+    this.meta = false; // seeded with ?meta=1: HEAD answers carry user metadata and Cache-Control
   }
 
   // A seeded key's ETag (none is stored for it).
@@ -293,7 +297,7 @@ class Bucket {
 
   clear() {
     this.keys = []; this.etag = []; this.dead = 0; this.plain = true; this.pending.clear(); this.tags.clear();
-    this.seedParts = 0; this.layouts.clear();
+    this.seedParts = 0; this.layouts.clear(); this.history = null; this.meta = false;
     this.size = new Float64Array(0); this.mtime = new Float64Array(0); this.cls = new Uint8Array(0);
   }
 
@@ -634,6 +638,8 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     const sizeOf = spread > 0 ? (k) => (opts.minSize ?? 0) + (keyHash(k) % spread) : () => size;
     // parts=N: the keys were uploaded in N parts (ETag "<hash>-N"); a bucket holds one such kind.
     if (opts.parts) b.seedParts = opts.parts;
+    if (opts.versions) b.history = { per: opts.versions, markerEvery: opts.markerEvery || 0 };
+    if (opts.meta) b.meta = true;
     // hierarchical and random keys are [a-z0-9/.-] plus the prefix
     if (generatorName === 'unicode' || generatorName === 'layout' || !URL_SAFE.test(opts.prefix || '')) b.plain = false;
     b.flush();
@@ -807,6 +813,70 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     send(ctx, 200, {}, out.sendOn(ctx.res));
   }
 
+  // ListObjectVersions over the key index: each key's versions derived from its record
+  // (the same size and ETag, a minute apart, newest first), delete markers where seeded.
+  // KeyMarker alone lists the keys after it; with VersionIdMarker, that key's older versions.
+  function listVersions(ctx, b, q) {
+    const enc = q.get('encoding-type');
+    if (enc && enc !== 'url') throw new S3Error(400, 'InvalidArgument', 'Invalid Encoding Method specified in Request');
+    const E = enc ? urlEnc : xmlEsc;
+    const prefix = toInt(q.get('prefix') || ''), delim = toInt(q.get('delimiter') || '');
+    const max = parseMaxKeys(q.get('max-keys'));
+    const km = q.get('key-marker') ? toInt(q.get('key-marker')) : null, vm = q.get('version-id-marker');
+    b.flush();
+    const { keys, size, mtime, etag, cls } = b, n = keys.length;
+    const per = b.history ? b.history.per : 1, every = b.history ? b.history.markerEvery : 0;
+    const vid = (k, j) => (b.history ? `${String(per - j).padStart(6, '0')}.${keyEtag(k).slice(0, 20)}` : 'null');
+    let i = b.lowerBound(km !== null && km >= prefix ? km : prefix), j0 = 0;
+    if (km !== null && i < n && keys[i] === km) {
+      const at = vm && b.history ? per - parseInt(vm, 10) + 1 : per;
+      if (Number.isFinite(at) && at > 0 && at < per) j0 = at; else i++;
+    }
+    const out = new Out(4096 + max * 400);
+    out.str(`${DECL}<ListVersionsResult xmlns="${XMLNS}"><Name>${b.name}</Name><Prefix>${E(toExt(prefix))}</Prefix><KeyMarker>${E(q.get('key-marker') || '')}</KeyMarker>` +
+      `<VersionIdMarker>${xmlEsc(vm || '')}</VersionIdMarker><MaxKeys>${max}</MaxKeys>` + (delim ? `<Delimiter>${E(toExt(delim))}</Delimiter>` : '') + (enc ? '<EncodingType>url</EncodingType>' : ''));
+    const prefixes = [];
+    let count = 0, truncated = false, lastKey = null, lastVid = null;
+    while (i < n) {
+      const k = keys[i];
+      if (!k.startsWith(prefix)) break;
+      if (size[i] < 0) { i++; continue; }
+      if (delim) {
+        const d = k.indexOf(delim, prefix.length);
+        if (d >= 0) {
+          const cp = k.slice(0, d + delim.length);
+          if (km === null || cp > km) {
+            if (count >= max) { truncated = true; break; }
+            prefixes.push(cp); count++; lastKey = cp; lastVid = null;
+          }
+          const np = nextPrefix(cp);
+          i = np === null ? n : b.lowerBound(np, i + 1);
+          j0 = 0;
+          continue;
+        }
+      }
+      if (count >= max) { truncated = true; break; }
+      const marker = every > 0 && i % every === 0;
+      const e = etag[i] ?? keyEtag(k);
+      let j = j0;
+      for (; j < per && count < max; j++, count++) {
+        const v = vid(k, j), t = iso(mtime[i] - j * 60000);
+        out.str(marker && j === 0 ? '<DeleteMarker><Key>' : '<Version><Key>');
+        if (b.plain) out.str(k); else out.key(k, !!enc);
+        if (marker && j === 0) out.str(`</Key><VersionId>${v}</VersionId><IsLatest>true</IsLatest><LastModified>${t}</LastModified><Owner><ID>fake-owner-id</ID><DisplayName>fake</DisplayName></Owner></DeleteMarker>`);
+        else out.str(`</Key><VersionId>${v}</VersionId><IsLatest>${j === 0}</IsLatest><LastModified>${t}</LastModified><ETag>&quot;${e}&quot;</ETag><Size>${size[i]}</Size><Owner><ID>fake-owner-id</ID><DisplayName>fake</DisplayName></Owner><StorageClass>${CLASSES[cls[i]]}</StorageClass></Version>`);
+        lastKey = k; lastVid = v;
+      }
+      if (j < per) { truncated = true; break; }
+      i++; j0 = 0;
+    }
+    for (const p of prefixes) out.str('<CommonPrefixes><Prefix>' + E(toExt(p)) + '</Prefix></CommonPrefixes>');
+    out.str(`<IsTruncated>${truncated}</IsTruncated>`);
+    if (truncated && lastKey !== null) out.str(`<NextKeyMarker>${E(toExt(lastKey))}</NextKeyMarker>${lastVid ? `<NextVersionIdMarker>${lastVid}</NextVersionIdMarker>` : ''}`);
+    out.str('</ListVersionsResult>');
+    send(ctx, 200, {}, out.sendOn(ctx.res));
+  }
+
   function listUploads(ctx, b, q) {
     const prefix = toInt(q.get('prefix') || '');
     const ups = [...b.uploads].filter(([, u]) => u.ikey.startsWith(prefix))
@@ -852,6 +922,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       }
     }
     h['content-length'] = String(end - start + 1);
+    if (b.meta) { h['x-amz-meta-owner'] = `team-${ik.length % 7}`; h['cache-control'] = 'max-age=3600'; if (ik.endsWith('.gz')) h['content-type'] = 'application/gzip'; }
     if (ctx.req.method === 'HEAD') return send(ctx, status, h, null);
     const { res } = ctx;
     const go = () => {
@@ -1063,7 +1134,8 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       if (m === 'GET') {
         if (q.has('location')) { op('GetBucketLocation'); bucketOf(bucket); return sendXml(ctx, `<LocationConstraint xmlns="${XMLNS}">${region === 'us-east-1' ? '' : region}</LocationConstraint>`); }
         if (q.has('uploads')) { op('ListMultipartUploads', true); return listUploads(ctx, bucketOf(bucket), q); }
-        if (q.has('versioning')) { op('GetBucketVersioning'); bucketOf(bucket); return sendXml(ctx, `<VersioningConfiguration xmlns="${XMLNS}"/>`); }
+        if (q.has('versioning')) { op('GetBucketVersioning'); const vb = bucketOf(bucket); return sendXml(ctx, vb.history ? `<VersioningConfiguration xmlns="${XMLNS}"><Status>Enabled</Status></VersioningConfiguration>` : `<VersioningConfiguration xmlns="${XMLNS}"/>`); }
+        if (q.has('versions')) { op('ListObjectVersions', true); return listVersions(ctx, bucketOf(bucket), q); }
         if (q.get('list-type') === '2') { op('ListObjectsV2', true); return listObjects(ctx, bucketOf(bucket), q, true); }
         const sub = ['acl', 'policy', 'tagging', 'cors', 'lifecycle', 'encryption', 'versions', 'website', 'logging', 'notification', 'replication', 'object-lock', 'ownershipControls', 'publicAccessBlock'].find((s) => q.has(s));
         if (sub) { op('Bucket:' + sub); bucketOf(bucket); throw new S3Error(501, 'NotImplemented', `fake-s3 does not implement ?${sub}`); }

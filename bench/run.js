@@ -10,8 +10,10 @@
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
 //            --layout-keys N (keys per layout bucket; 0 skips the layouts section)
 //            --layouts a,b (only these layouts of bench/layouts.js)
-//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, transfers, rm)
+//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, transfers, rm, versions, metadata)
 //            --rm-objects N (objects each rm run deletes; 0 skips rm) --only-rm (--only rm)
+//            --versions N (versions for the version listing; 0 skips it)
+//            --metadata N (objects for the metadata scan; 0 skips it)
 //
 // Every run goes through peers.js's runPeer wrapper (s3blitz too), so wall
 // time, user+sys CPU and peak RSS are measured the same way for every tool.
@@ -45,11 +47,11 @@ const PEERS = ['aws', 's5cmd', 'rclone'];
 // a smaller slice so the whole run stays within ~15 minutes.
 const MODES = {
   full: {
-    list: 1e6, copy: 1e5, layoutKeys: 1e6, rm: 1e5, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
+    list: 1e6, copy: 1e5, layoutKeys: 1e6, rm: 1e5, versions: 1e6, metadata: 1e5, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
     small: ['rclone:default'], // --transfers 4 + a HEAD per object: ~60 objects/s, 20k would take 5+ min
   },
   quick: {
-    list: 1e5, copy: 1e4, layoutKeys: 1e5, rm: 1e4, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
+    list: 1e5, copy: 1e4, layoutKeys: 1e5, rm: 1e4, versions: 1e5, metadata: 1e4, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
     small: ['aws:default', 'rclone:default'], // 10 and 4 copies at once: keep quick mode quick
   },
 };
@@ -68,11 +70,11 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,transfers,rm] [--rm-objects N] [--only-rm]';
-const SECTIONS = ['main', 'layouts', 'transfers', 'rm'];
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,transfers,rm,versions,metadata] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
+const SECTIONS = ['main', 'layouts', 'transfers', 'rm', 'versions', 'metadata'];
 
 function parseArgs(argv) {
-  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, only: SECTIONS, rmObjects: null };
+  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, only: SECTIONS, rmObjects: null, versions: null, metadata: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--quick') o.quick = true;
@@ -88,6 +90,8 @@ function parseArgs(argv) {
     }
     else if (a === '--rm-objects') o.rmObjects = +v();
     else if (a === '--only-rm') o.only = ['rm'];
+    else if (a === '--versions') o.versions = +v();
+    else if (a === '--metadata') o.metadata = +v();
     else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
     else { console.error(`unknown argument ${a}\n${USAGE}`); process.exit(2); }
   }
@@ -291,16 +295,137 @@ async function layoutsSection(ctx) {
 
 const ownStats = (j) => ({ ownEfficiency: j.stats?.efficiency, ownStats: j.stats });
 
+// ---------------------------------------------------------------------------
+// Versions: a million versions (several per key, every tenth key's newest a delete
+// marker) listed with ls --all-versions, against s5cmd ls --all-versions and rclone lsf
+// --s3-versions (both one request at a time). rclone does not list delete markers, so its
+// expected count is the versions alone.
+async function versionsSection(ctx) {
+  const { mode, fake } = ctx;
+  const E = fake.endpoint;
+  const per = 4, markerEvery = 10;
+  const keys = Math.ceil(mode.versions / per);
+  const r = await fake.seed('versions', 'hierarchical', keys, { hosts: 8, perDir: 1000, size: SIZE, versions: per, markerEvery });
+  const entries = r.count * per, markers = Math.ceil(r.count / markerEvery);
+  console.log(`# versions: ${fmtInt(r.count)} keys × ${per} versions = ${fmtInt(entries)} entries (${fmtInt(markers)} delete markers), ${r.ms} ms`);
+  const row = (tool, op, settings) => ({ group: 'versions', tool, op, settings, data: `versions (${fmtInt(entries)})` });
+  await fake.setLatency({ listMs: ctx.opts.listLatency, otherMs: ctx.opts.otherLatency, jitterMs: 0, stallEvery: 0, stallMs: 0 });
+  await measure(ctx, row('s3blitz', 'ls --all-versions', 'default (--list-concurrency 100)'),
+    blitzSpec('ls', ['ls', 's3://versions', '--all-versions', '-v', '--no-split-hints'], E), { expect: entries });
+  for (const peer of ['s5cmd', 'rclone']) {
+    if (!ctx.opts.peers.includes(peer)) continue;
+    const prow = row(peer, peer === 's5cmd' ? 'ls --all-versions' : 'lsf --s3-versions', 'default');
+    const miss = ctx.peers.missing.find((m) => m.name === peer);
+    if (miss) { note(ctx, prow, 'MISSING', miss.reason); continue; }
+    const spec = buildCommand(ctx.peers, peer, 'ls', { endpoint: E, bucket: 'versions', extraArgs: peer === 'rclone' ? ['--s3-versions'] : [] });
+    if (peer === 's5cmd') spec.args.splice(spec.args.indexOf('ls') + 1, 0, '--all-versions');
+    spec.line = [spec.cmd, ...spec.args].join(' ');
+    await measure(ctx, prow, spec, { expect: peer === 'rclone' ? entries - markers : entries, cap: mode.peerCap });
+  }
+  await fake.clear('versions');
+}
+
+// Metadata: a HeadObject per object (30 ms each by default) for 100,000 objects: ls
+// --metadata (key order, JSON lines), summarize --by content-type (unordered), and rclone
+// lsjson -M (its HEADs at --checkers at once: default and tuned). Every row must have sent a
+// HEAD per object (the fake's count), so a tool that skipped them never looks fast.
+async function metadataSection(ctx) {
+  const { mode, fake } = ctx;
+  const E = fake.endpoint;
+  const r = await fake.seed('meta', 'hierarchical', mode.metadata, { hosts: 8, perDir: 1000, size: SIZE, meta: 1 });
+  const expect = r.count;
+  console.log(`# metadata: ${fmtInt(expect)} objects, ${ctx.opts.otherLatency} ms per HEAD`);
+  await fake.setLatency({ listMs: ctx.opts.listLatency, otherMs: ctx.opts.otherLatency, jitterMs: 0, stallEvery: 0, stallMs: 0 });
+  const row = (tool, op, settings) => ({ group: 'metadata', tool, op, settings, data: `meta (${fmtInt(expect)})` });
+  const headed = (out) => {
+    const heads = out.fake?.requests?.HeadObject || 0;
+    out.heads = heads;
+    if (out.status === 'ok' && heads < expect) { out.status = 'FAILED'; out.problems = [`${heads} HEAD requests for ${expect} objects`]; out.rate = null; }
+    if (out.status === 'ok') { out.headsPerSec = expect / out.wallSec; out.cpuPerHeadMs = (out.cpuSec * 1000) / expect; }
+    // Cut off at its time limit: measured by the HEADs it made in that time.
+    if (out.status === 'capped' && heads) { out.headsPerSec = heads / out.wallSec; out.cpuPerHeadMs = (out.cpuSec * 1000) / heads; }
+  };
+  headed(await measure(ctx, row('s3blitz', 'ls --metadata --json', 'default (--head-concurrency 500)'),
+    blitzSpec('ls', ['ls', 's3://meta', '--metadata', '--json', '--no-split-hints'], E), { expect }));
+  headed(await measure(ctx, row('s3blitz', 'summarize --by content-type', 'default (--head-concurrency 500)'),
+    blitzSpec('summarize', ['summarize', 's3://meta', '--by', 'content-type', '--json', '--no-split-hints'], E),
+    { expect, parse: (j) => ({ count: j.objects, ...ownStats(j) }) }));
+  if (ctx.opts.peers.includes('rclone')) {
+    for (const variant of ['default', 'tuned']) {
+      const extra = variant === 'tuned' ? ['--checkers', '256'] : [];
+      const prow = row('rclone', 'lsjson -M', variant === 'tuned' ? extra.join(' ') : 'default (--checkers 8)');
+      const miss = ctx.peers.missing.find((m) => m.name === 'rclone');
+      if (miss) { note(ctx, prow, 'MISSING', miss.reason); continue; }
+      const spec = buildCommand(ctx.peers, 'rclone', 'ls', { endpoint: E, bucket: 'meta' });
+      // lsjson -M reads each object's metadata with a HEAD: the benchmark's switches that
+      // save rclone HEADs elsewhere must not turn them off here.
+      for (const k of Object.keys(spec.env)) if (/_NO_HEAD/.test(k)) delete spec.env[k];
+      spec.args = ['lsjson', '-R', '-M', '--files-only', ...extra, spec.args[spec.args.length - 1]];
+      spec.line = [spec.cmd, ...spec.args].join(' ');
+      // One object per line between "[" and "]": counted by lines, so a run cut off at its
+      // time limit is still measured by what it listed.
+      const out = await measure(ctx, prow, spec, { expect: expect + 2, cap: mode.peerCap * 4 });
+      out.count = Math.max(0, out.count - 2);
+      out.expected = expect;
+      if (out.status === 'ok') out.rate = expect / out.wallSec;
+      else if (out.status === 'capped') out.rate = out.count / out.wallSec;
+      headed(out);
+    }
+  }
+  await fake.clear('meta');
+}
+
+function versionMetadataTables(ctx) {
+  const out = [];
+  const line = (r, extra) => {
+    if (r.status === 'MISSING' || r.status === 'SKIPPED') return `| ${r.tool} | ${r.op} | ${r.settings} | ${r.data} | ${r.status}: ${r.reason} |${' |'.repeat(extra)}`;
+    const cnt = r.status === 'ok' ? fmtInt(r.count) : r.status === 'capped' ? `${fmtInt(r.count)} (cut off)` : `FAILED ${fmtInt(r.count)}/${fmtInt(r.expected)}: ${(r.problems || []).join('; ')}`;
+    return `| ${r.tool} | ${r.op} | ${r.settings} | ${r.data} | ${cnt} | ${num(r.wallSec)} |`;
+  };
+  const v = ctx.rows.filter((r) => r.group === 'versions');
+  if (v.length) {
+    out.push('', `#### Listing versions (${ctx.opts.listLatency} ms per LIST)`, '',
+      '| tool | op | settings | data | versions listed | wall s | versions/s | s3blitz × | client CPU s | CPU ms /1k versions | peak RSS MB | LIST requests | list eff. |',
+      '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of v) {
+      if (!r.wallSec) { out.push(line(r, 8)); continue; }
+      const listed = r.status === 'capped' ? r.count : r.expected;
+      out.push(`${line(r)} ${r.rate ? fmtInt(r.rate) : '-'} | ${r.ratio ? num(r.ratio) : '-'} | ${num(r.cpuSec)} | ${listed ? num((r.cpuSec * 1e6) / listed, 1) : '-'} | ${num(r.rssMb, 0)} | ` +
+        `${fmtInt(r.fake.requests.ListObjectVersions)} | ${r.fake.requests.ListObjectVersions ? num(r.count / (r.fake.requests.ListObjectVersions * 1000), 2) : '-'} |`);
+    }
+    out.push('', 'rclone lsf --s3-versions lists object versions but not delete markers: its count is checked against the versions alone. ' +
+      'list eff.: entries listed ÷ (ListObjectVersions requests × 1000).');
+  }
+  const m = ctx.rows.filter((r) => r.group === 'metadata');
+  if (m.length) {
+    out.push('', `#### Metadata of every object (a HeadObject each, ${ctx.opts.otherLatency} ms per HEAD)`, '',
+      '| tool | op | settings | data | objects | wall s | HEAD/s | s3blitz × | client CPU s | CPU ms per HEAD | peak RSS MB | HEAD requests | fake CPU share |',
+      '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of m) {
+      if (!r.wallSec) { out.push(line(r, 8)); continue; }
+      out.push(`${line(r)} ${r.headsPerSec ? fmtInt(r.headsPerSec) : '-'} | ${r.ratio ? num(r.ratio) : '-'} | ${num(r.cpuSec)} | ${r.cpuPerHeadMs != null ? num(r.cpuPerHeadMs, 3) : '-'} | ` +
+        `${num(r.rssMb, 0)} | ${fmtInt(r.heads)} | ${pct(r.fakeShare)} |`);
+    }
+    out.push('', 'HEAD/s: objects ÷ wall time of the whole run (start-up and listing included); for a run cut off at its time limit, the HEADs it made ÷ that time. ' +
+      'CPU ms per HEAD: the client process tree\'s user+sys CPU ÷ objects (or HEADs made). rclone lsjson -M reads metadata one object at a time (--checkers does not apply to it), ' +
+      `so it runs at most ${ctx.mode.peerCap * 4} s. Aim: ≥ 10,000 HEAD/s and ≤ 0.1 ms CPU per HEAD.`);
+  }
+  return out;
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const modeName = opts.quick ? 'quick' : 'full';
   const mode = { ...MODES[modeName] };
   if (opts.layoutKeys != null) mode.layoutKeys = opts.layoutKeys;
   if (opts.rmObjects != null) mode.rm = opts.rmObjects;
+  if (opts.versions != null) mode.versions = opts.versions;
+  if (opts.metadata != null) mode.metadata = opts.metadata;
+  const runs = (section) => opts.only.includes(section);
+  if (!runs('layouts')) mode.layoutKeys = 0;
   for (const l of opts.layouts || []) if (!LAYOUTS[l]) { console.error(`unknown layout ${l} (have ${Object.keys(LAYOUTS)})`); process.exit(2); }
   const started = new Date();
   const host = machine(); // now: others may commit or edit src/ while the benchmark runs
-  if (!opts.only.includes('layouts')) mode.layoutKeys = 0;
   const ctx = { opts, mode, modeName, rows: [], timeoutSec: opts.timeoutSec || mode.timeoutSec, blitzSpec, note };
 
   console.log(`# s3blitz benchmark (${modeName}), fake S3 latency LIST ${opts.listLatency} ms, other ${opts.otherLatency} ms`);
@@ -314,8 +439,8 @@ async function main() {
   }
   spawnSync(process.execPath, [BIN, '--version']); // warm the file cache so the first timed run is not a cold start
 
-  const list = dataset('list', 'hierarchical', mode.list, listLayout());
-  const copy = dataset('copy', 'hierarchical', mode.copy, copyLayout(mode.copy));
+  const list = runs('main') && dataset('list', 'hierarchical', mode.list, listLayout());
+  const copy = runs('main') && dataset('copy', 'hierarchical', mode.copy, copyLayout(mode.copy));
 
   ctx.fake = await spawnFakeS3({ listLatencyMs: opts.listLatency, otherLatencyMs: opts.otherLatency });
   const { fake } = ctx;
@@ -327,38 +452,40 @@ async function main() {
     };
     const E = fake.endpoint;
     const all = (ds) => slice(ds, Infinity);
-    if (opts.only.includes('main')) {
-    await seed(list);
-    await seed(copy);
-    await fake.addBucket('dst');
+    if (runs('main')) {
+      await seed(list);
+      await seed(copy);
+      await fake.addBucket('dst');
 
-    console.log('# listing');
-    const L = all(list);
-    await measure(ctx, { group: 'list', tool: 's3blitz', op: 'ls', settings: 'default (--list-concurrency 100)', data: L.label },
-      blitzSpec('ls', ['ls', 's3://list', '-v'], E), { expect: L.count });
-    await measure(ctx, { group: 'list', tool: 's3blitz', op: 'summarize', settings: 'default (--list-concurrency 100)', data: L.label },
-      blitzSpec('summarize', ['summarize', 's3://list', '--json'], E), { expect: L.count, parse: (j) => ({ count: j.objects, ...ownStats(j) }) });
-    // The HTML report of the same listing, to compare with the row above (issue 17: at most 15% more).
-    await measure(ctx, { group: 'list', tool: 's3blitz', op: 'summarize --format html', settings: 'default (--list-concurrency 100)', data: L.label },
-      blitzSpec('summarize', ['summarize', 's3://list', '--format', 'html'], E),
-      { expect: L.count, raw: true, parse: (html) => ({ count: Number((/data-figure="objects" data-value="(\d+)"/.exec(html) || [])[1]), htmlBytes: Buffer.byteLength(html) }) });
+      console.log('# listing');
+      const L = all(list);
+      await measure(ctx, { group: 'list', tool: 's3blitz', op: 'ls', settings: 'default (--list-concurrency 100)', data: L.label },
+        blitzSpec('ls', ['ls', 's3://list', '-v'], E), { expect: L.count });
+      await measure(ctx, { group: 'list', tool: 's3blitz', op: 'summarize', settings: 'default (--list-concurrency 100)', data: L.label },
+        blitzSpec('summarize', ['summarize', 's3://list', '--json'], E), { expect: L.count, parse: (j) => ({ count: j.objects, ...ownStats(j) }) });
+      // The HTML report of the same listing, to compare with the row above (issue 17: at most 15% more).
+      await measure(ctx, { group: 'list', tool: 's3blitz', op: 'summarize --format html', settings: 'default (--list-concurrency 100)', data: L.label },
+        blitzSpec('summarize', ['summarize', 's3://list', '--format', 'html'], E),
+        { expect: L.count, raw: true, parse: (html) => ({ count: Number((/data-figure="objects" data-value="(\d+)"/.exec(html) || [])[1]), htmlBytes: Buffer.byteLength(html) }) });
 
-    console.log('# copy (server-side, into an empty bucket)');
-    const C = all(copy);
-    await measure(ctx, { group: 'copy', tool: 's3blitz', op: 'cp', settings: 'default (--copy-concurrency 500)', data: C.label },
-      blitzSpec('copy', ['cp', 's3://copy', 's3://dst', '--json'], E),
-      { expect: C.count, target: 'dst', digest: digestOf(C), parse: (j) => ({ reported: j.copied?.objects, failedObjects: j.failed?.objects, ...ownStats(j) }) });
+      console.log('# copy (server-side, into an empty bucket)');
+      const C = all(copy);
+      await measure(ctx, { group: 'copy', tool: 's3blitz', op: 'cp', settings: 'default (--copy-concurrency 500)', data: C.label },
+        blitzSpec('copy', ['cp', 's3://copy', 's3://dst', '--json'], E),
+        { expect: C.count, target: 'dst', digest: digestOf(C), parse: (j) => ({ reported: j.copied?.objects, failedObjects: j.failed?.objects, ...ownStats(j) }) });
 
-    console.log('# peers: listing');
-    await peerRows(ctx, 'list', 'ls', slice(list, mode.peerList));
-    console.log('# peers: copy');
-    await peerRows(ctx, 'copy', 'copy', slice(copy, mode.peerCopy), slice(copy, mode.smallCopy));
-    await fake.clear('list'); await fake.clear('copy'); await fake.clear('dst');
+      console.log('# peers: listing');
+      await peerRows(ctx, 'list', 'ls', slice(list, mode.peerList));
+      console.log('# peers: copy');
+      await peerRows(ctx, 'copy', 'copy', slice(copy, mode.peerCopy), slice(copy, mode.smallCopy));
+      await fake.clear('list'); await fake.clear('copy'); await fake.clear('dst');
     }
 
     if (mode.layoutKeys) await layoutsSection(ctx);
-    if (opts.only.includes('transfers')) await transfersSection(ctx);
-    if (opts.only.includes('rm')) await rmRows(ctx);
+    if (runs('transfers')) await transfersSection(ctx);
+    if (runs('rm')) await rmRows(ctx);
+    if (mode.versions && runs('versions')) await versionsSection(ctx);
+    if (mode.metadata && runs('metadata')) await metadataSection(ctx);
   } finally {
     await fake.close();
   }
@@ -385,7 +512,7 @@ function finishReport(ctx, started, modeName, host) {
     // Layout rows: the parallel peer (unordered) against s3blitz's unordered listing of the same layout.
     const ref = r.group === 'layouts'
       ? ctx.rows.find((x) => x.group === 'layouts' && x.layout === r.layout && x.tool === 's3blitz' && x.op === 'summarize' && x.condition === 'steady')
-      : ctx.rows.find((x) => x.tool === 's3blitz' && x.group === r.group && x.op !== 'summarize');
+      : ctx.rows.find((x) => x.tool === 's3blitz' && x.group === r.group && x.op !== 'summarize' && x.op !== 'summarize --by content-type');
     if (r.tool === 's3blitz') r.ratio = r.rate ? 1 : null;
     else r.ratio = r.rate && ref?.rate ? ref.rate / r.rate : null;
   }
@@ -468,7 +595,7 @@ function report(ctx, started, modeName, m) {
   ];
   const foot = [];
   for (const r of ctx.rows) {
-    if (r.group === 'layouts' || r.group === 'transfers') continue; // tables of their own below
+    if (r.group === 'layouts' || r.group === 'transfers' || r.group === 'versions' || r.group === 'metadata') continue; // tables of their own below
     const unit = r.group === 'copy' || r.group === 'rm' ? 'obj' : 'key';
     if (r.status === 'MISSING' || r.status === 'SKIPPED') {
       foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.reason}`);
@@ -493,6 +620,7 @@ function report(ctx, started, modeName, m) {
   if (foot.length) lines.push('', ...foot.map((f, i) => `[${i + 1}] ${f}`));
   lines.push(...layoutTables(ctx));
   lines.push(...transferTables(ctx));
+  lines.push(...versionMetadataTables(ctx));
   const md = lines.join('\n') + '\n';
 
   fs.mkdirSync(RESULTS, { recursive: true });

@@ -1,7 +1,8 @@
 'use strict';
 // The library: everything the CLI does, as functions over an options object whose
 // names match the CLI's options in camelCase.
-const { Listing: ListingImpl } = require('./list/listing');
+// A listing whose items can carry their metadata and tags (withMetadata, withTags).
+const { ObjectListing: ListingImpl, estimateScan } = require('./stages/object-listing');
 const { ParallelLister } = require('./list/parallel-lister');
 const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
@@ -9,6 +10,7 @@ const { compare } = require('./stages/compare');
 const { sync } = require('./stages/sync');
 const { rm } = require('./stages/remove');
 const { cat, head, putStream, mb, rb } = require('./stages/objects');
+const { removeVersions, deleteVersions } = require('./stages/delete-versions');
 const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
@@ -63,6 +65,8 @@ const headChecked = checked('head', head);
 const putStreamChecked = checked('putStream', putStream);
 const mbChecked = checked('mb', mb);
 const rbChecked = checked('rb', rb);
+const estimateChecked = checked('estimateMetadataScan', estimateScan);
+const removeVersionsChecked = checked('removeVersions', removeVersions, { shards: true });
 
 module.exports = {
   items, pages,
@@ -84,6 +88,9 @@ module.exports = {
   rb: rbChecked,
   plan: planChecked,
   merge, mergeResults, readResults, writeResult,
+  estimateMetadataScan: estimateChecked,
+  removeVersions: removeVersionsChecked,
+  deleteVersions,
   Listing, ParallelLister, compareKeys, report,
   EXIT, S3BlitzError, UsageError, FatalError, SafetyError, ObjectError,
 };

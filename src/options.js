@@ -88,6 +88,13 @@ const OPTIONS = {
   // Set by the stages, not by callers: paths already read (stages/paths.js), and a listing
   // of a target that may not exist yet.
   sourceLocation: {}, targetLocation: {}, targetSide: {}, selectKey: {},
+  // Versions (issue 18): every version, one version, or the source as it was at a moment.
+  allVersions: {}, versionId: {}, asOf: {},
+  // Metadata and tags of every object, from HeadObject (and GetObjectTagging), for --filter,
+  // summarize --by and the listing's output.
+  withMetadata: {}, withTags: {}, by: {},
+  headConcurrency: { default: 500, help: 'HeadObject requests in flight at once (adapts to throttling)' },
+  onProblem: {},
 };
 
 // The CLI's own settings, from the environment: how long a first Ctrl-C lets requests in

@@ -28,6 +28,8 @@ class RequestStats {
     this.listRechecks = 0; // two pages disagreed about the same keys and were asked again
     this.listChanges = 0; // ... and then agreed: the bucket changed while it was listed
     this.fallback = null;
+    this.versions = 0; // versions and delete markers handed out by a version listing
+    this.versionFollowUps = 0; // list requests that finished a key's versions (part of listRequests)
     this.requests = {}; // type -> count, for everything but LIST
     this.retries = 0;
     this.throttles = 0;
@@ -52,8 +54,9 @@ class RequestStats {
     return span > 0 ? this.inflightArea / span : this.maxInflight;
   }
 
+  // Entries per list request's 1000: keys, or versions where versions were listed.
   get efficiency() {
-    return this.listRequests ? this.keysUnique / (this.listRequests * 1000) : null;
+    return this.listRequests ? (this.versions || this.keysUnique) / (this.listRequests * 1000) : null;
   }
 
   get estimatedCost() {
@@ -80,6 +83,7 @@ class RequestStats {
       listRechecks: this.listRechecks,
       listChanges: this.listChanges,
       fallback: this.fallback,
+      ...(this.versions || this.versionFollowUps ? { versions: this.versions, versionFollowUps: this.versionFollowUps } : {}),
       requests: { LIST: this.listRequests, ...this.requests },
       retries: this.retries,
       throttles: this.throttles,

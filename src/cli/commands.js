@@ -1,17 +1,18 @@
 'use strict';
 // The read-only commands: thin shells over the library.
 const lib = require('../index');
-const { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportOptions } = require('./options');
+const { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportOptions, versionOptions, metadataOptions } = require('./options');
 const { checkOutput, writeReport, commandLine } = require('./report-output');
 const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
-const { itemJson, itemLong, itemLongHuman, chunkLines, statsText } = report.format;
+const { itemJson, itemLong, itemLongHuman, chunkLines, statsText, scanText, estimateText } = report.format;
 const { Progress } = require('../progress');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('../stages/shards');
 const { help } = require('../options');
+const { UsageError } = require('../errors');
 
 function common(cmd) {
-  return outputOptions(sourceOptions(connectionOptions(cmd)));
+  return outputOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(cmd)))));
 }
 
 function notice(opts) {
@@ -33,7 +34,25 @@ function prepare(fnName, source, opts, signal, extra = {}) {
   libOpts.signal = signal;
   libOpts.log = notice(opts);
   libOpts.progress = new Progress({ quiet: opts.quiet });
+  // Objects a metadata scan could not read are named as they are found.
+  libOpts.onProblem = (p) => writeErr(report.problemLine(p.status, p.key, p.reason));
   return { libOpts };
+}
+
+// --dryrun of a metadata scan: its requests and price, from the listing alone.
+async function estimate(libOpts, opts) {
+  if (!libOpts.withMetadata && !libOpts.withTags && !libOpts.by) throw new UsageError('--dryrun estimates a metadata scan: give --metadata, --tags or --by');
+  delete libOpts.onProblem;
+  const e = await lib.estimateMetadataScan(libOpts);
+  await writeOut(formatOf(opts) === 'json' ? JSON.stringify(e, null, 2) + '\n' : estimateText(e));
+  return 0;
+}
+
+// After a metadata scan: what it cost (stderr), and exit 1 when some objects failed.
+function scanDone(scan, opts) {
+  if (!scan) return 0;
+  if (!opts.quiet) writeErr(`s3blitz: ${scanText(scan)}\n`);
+  return scan.failed ? 1 : 0;
 }
 
 function register(program) {
@@ -42,18 +61,26 @@ function register(program) {
   common(program.command('ls').alias('list'))
     .description('list keys, one per line, in S3 key order')
     .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
-    .option('-l, --long', 'date, size and key')
+    .option('-l, --long', 'date, size and key (versions: also the version id, * latest, D delete marker)')
     .option('--unordered', 'print pages as they arrive (faster; order not guaranteed)')
+    .option('--dryrun', 'with --metadata or --tags: print the requests and price of the scan, from the listing alone')
     .addHelpText('after', examples([
       's3blitz ls s3://my-bucket/logs/2024/',
       's3blitz ls s3://my-bucket --long --pattern .parquet',
       's3blitz ls --bucket my-bucket --start-after a --stop-at m --json',
       "s3blitz ls s3://my-bucket --filter 'js:({Size}) => Size > 1e9' --unordered > big.txt",
+      's3blitz ls s3://my-bucket --all-versions --json',
+      's3blitz ls s3://my-bucket --as-of 2024-06-01T12:00:00Z',
+      "s3blitz ls s3://my-bucket --metadata --tags --json --filter 'js:({ContentType}) => ContentType === \"text/html\"'",
+      's3blitz ls s3://my-bucket --metadata --dryrun',
     ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const { example, libOpts: asked } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
-      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long ? (opts.humanReadable ? itemLongHuman : itemLong) : null;
+      if (opts.dryrun) return estimate(asked, opts);
+      // Versions print long: a key alone would repeat without saying which version it is.
+      const long = opts.humanReadable && !opts.allVersions ? itemLongHuman : itemLong;
+      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long || opts.allVersions ? long : null;
       // A shard lists its own range of the source (stages/shards.js).
       const shard = await resolveShard(asked);
       if (shard && !opts.quiet) writeErr(`s3blitz: shard ${shard.index} of ${shard.of} (from ${shard.via}): ${shardText(shard)}\n`);
@@ -68,9 +95,10 @@ function register(program) {
         }
       } finally { listing.close(); }
       const res = { source: listing.location.text, objects: listing.listed, stats: listing.stats.toJSON(), complete: listing.complete, noMatch: listing.noMatch && listing.noMatchText };
+      if (listing.heads) res.metadataScan = listing.scanReport();
       if (shard) res.shard = shardInfo(shard);
       if (asked.result !== undefined) await writeResult(asked.result, 'ls', res, asked, shard);
-      return finish(opts, res);
+      return Math.max(finish(opts, res), scanDone(res.metadataScan, opts));
     }));
 
   outputOptions(connectionOptions(program.command('list-buckets')))
@@ -93,24 +121,30 @@ function register(program) {
     .option('--largest <n>', help('largest'))
     .option('--prices <file>', 'a JSON price table for the storage cost estimate (default: S3 list prices for us-east-1, see the README)')
     .option('--no-incomplete-uploads', 'do not list incomplete multipart uploads')
+    .option('--by <what>', 'also group by content-type, metadata:NAME or tag:NAME (a HeadObject per object; tag: also GetObjectTagging)')
+    .option('--dryrun', 'with --metadata, --tags or --by: print the requests and price of the scan, from the listing alone')
     .addHelpText('after', examples([
       's3blitz summarize .',
       's3blitz summarize s3://my-bucket --summarize-folders --depth 2',
       's3blitz summarize s3://my-bucket/logs/ --json > summary.json',
       's3blitz summarize s3://my-bucket --output report.html      # one self-contained page to share',
       's3blitz summarize s3://my-bucket --format markdown --depth 2 --largest 10',
+      's3blitz summarize s3://my-bucket --all-versions',
+      's3blitz summarize s3://my-bucket --by content-type',
+      's3blitz summarize s3://my-bucket --by tag:team --dryrun',
     ]))
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const fmt = formatOf(opts);
       checkOutput(opts.output);
       const extra = { summarizeFolders: Boolean(opts.summarizeFolders) };
-      for (const k of ['depth', 'top', 'largest', 'prices']) if (opts[k] !== undefined) extra[k] = opts[k];
+      for (const k of ['depth', 'top', 'largest', 'prices', 'by']) if (opts[k] !== undefined) extra[k] = opts[k];
       if (opts.incompleteUploads === false) extra.incompleteUploads = false;
       const { example, libOpts } = prepare('summarize', source, opts, signal, extra);
       if (example) return writeOut(example);
+      if (opts.dryrun) return estimate(libOpts, opts);
       const res = await lib.summarize(libOpts);
       await writeReport(opts, lib.report(res, { format: fmt, command: commandLine(), human: opts.humanReadable }));
-      return finish(opts, res);
+      return Math.max(finish(opts, res), res.metadataScan && res.metadataScan.failed ? 1 : 0);
     }));
 
   common(program.command('each'))
@@ -126,7 +160,7 @@ function register(program) {
       const { example, libOpts } = prepare('each', source, opts, signal, { map: opts.map, mapList: opts.mapList });
       if (example) return writeOut(example);
       const res = await lib.each(libOpts);
-      return finish(opts, res);
+      return Math.max(finish(opts, res), scanDone(res.metadataScan, opts));
     }));
 
   common(program.command('map'))
@@ -151,7 +185,7 @@ function register(program) {
       if (example) return writeOut(example);
       const res = await lib.map(libOpts);
       if (opts.reduce) await writeOut(JSON.stringify(res.result === undefined ? null : res.result) + '\n');
-      return finish(opts, res);
+      return Math.max(finish(opts, res), scanDone(res.metadataScan, opts));
     }));
 }
 

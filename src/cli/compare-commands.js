@@ -1,7 +1,7 @@
 'use strict';
 // compare and sync: thin shells over the library.
 const lib = require('../index');
-const { connectionOptions, sourceOptions, outputOptions, reportOptions } = require('./options');
+const { connectionOptions, sourceOptions, outputOptions, reportOptions, versionOptions, metadataOptions } = require('./options');
 const { checkOutput, writeReport, commandLine } = require('./report-output');
 const { UsageError } = require('../errors');
 const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy } = require('./copy-command');
@@ -31,7 +31,7 @@ function registerCompare(program) {
     .description('compare a source with a target: what is missing, extra or different, in one merge of two listings')
     .argument('[source]', 's3://bucket/prefix or a local folder')
     .argument('[target]', 's3://bucket/prefix or a local folder');
-  reportOptions(outputOptions(compareOptions(targetOptions(sourceOptions(connectionOptions(cmp))))))
+  reportOptions(outputOptions(compareOptions(targetOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(cmp)), { all: false }), { prefix: 'filter-' })))))
     .option('--show <classes>', `list the keys of these classes (comma-separated: ${CLASSES.join(', ')}, all)`)
     .addHelpText('after', `
 Classes, in precedence: only-source, only-target, size-differs, content-differs (ETags
@@ -44,6 +44,7 @@ Examples:
   $ s3blitz compare s3://src-bucket s3://dst-bucket --show only-source,size-differs > todo.txt
   $ s3blitz compare ./site s3://site-bucket --checksum --show all --json
   $ s3blitz compare s3://src-bucket s3://dst-bucket --output diff.html
+  $ s3blitz compare s3://src-bucket s3://backup-bucket --as-of 2024-06-01T00:00:00Z
 `)
     .action(runAction(async ({ args: [source, target], opts, signal }) => {
       const o = libOptions(source, target, opts);
@@ -72,7 +73,7 @@ Examples:
     .description('make the target like the source: copy what is missing or different, optionally delete extras')
     .argument('[source]', 's3://bucket/prefix or a local folder')
     .argument('[target]', 's3://bucket/prefix or a local folder');
-  outputOptions(concurrencyOptions(writeOptions(compareOptions(targetOptions(sourceOptions(connectionOptions(sy)))))))
+  outputOptions(concurrencyOptions(writeOptions(compareOptions(targetOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(sy)), { all: false }), { prefix: 'filter-' }))))))
     .option('--size-only', 'copy only when sizes differ (or the object is missing)')
     .option('--delete', 'delete target objects that are not in the source (after every copy succeeded)')
     .option('--max-delete <n>', 'refuse (exit 4) to delete more than n objects')
@@ -90,6 +91,7 @@ Examples:
   $ s3blitz sync s3://src-bucket/data/ s3://dst-bucket/data/
   $ s3blitz sync ./site s3://site-bucket --delete --max-delete 100
   $ s3blitz sync s3://src-bucket ./backup --size-only --dryrun
+  $ s3blitz sync s3://src-bucket s3://restore-bucket --as-of 2024-06-01T00:00:00Z --delete
 `)
     .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
       const o = libOptions(source, target, opts);

@@ -1,7 +1,7 @@
 'use strict';
 // cp: a thin shell over the library's copy().
 const lib = require('../index');
-const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
+const { connectionOptions, sourceOptions, outputOptions, libraryOptions, versionOptions, metadataOptions } = require('./options');
 const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
 const { Progress } = require('../progress');
@@ -54,7 +54,7 @@ function concurrencyOptions(cmd) {
 const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
   'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
   'sseKmsKeyId', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize', 'keepPartLayout',
-  'maxFailures', 'resumeMaxAge'];
+  'maxFailures', 'resumeMaxAge', 'versionId'];
 
 function copyLibraryOptions(source, target, opts) {
   const o = libraryOptions(source, opts);
@@ -93,7 +93,8 @@ function registerCopy(program) {
     .description('copy objects between buckets, folders and endpoints, in parallel')
     .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
     .argument('[target]', 's3://bucket/prefix or a local folder');
-  outputOptions(concurrencyOptions(writeOptions(targetOptions(sourceOptions(connectionOptions(cmd))))))
+  outputOptions(concurrencyOptions(writeOptions(targetOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(cmd))), { prefix: 'filter-' })))))
+    .option('--version-id <id>', 'copy this version of the one key the source names (s3://bucket/key)')
     .option('--dryrun', 'list what would be copied, with sizes and totals; change nothing')
     .option('--dry-run', 'same as --dryrun')
     .option('--pretend', 'same as --dryrun (S3P)')
@@ -105,6 +106,10 @@ Examples:
   $ s3blitz cp s3://src-bucket/images/ ./images
   $ s3blitz cp ./build s3://site-bucket/ --cache-control 'max-age=300'
   $ s3blitz cp s3://src s3://dst --to-endpoint-url https://minio.example:9000 --to-profile minio
+  $ s3blitz cp s3://src-bucket s3://dst-bucket --all-versions           # every version, oldest first
+  $ s3blitz cp s3://src-bucket s3://restore-bucket --as-of 2024-06-01T12:00:00Z
+  $ s3blitz cp s3://src-bucket/report.pdf s3://src-bucket/report.pdf --version-id 3HL4kqtJlcpXroDTDmJ
+  $ s3blitz cp s3://src s3://dst --filter-metadata --filter 'js:({ContentType}) => ContentType === "image/png"'
 
 Objects that fail are named on stderr as they happen and counted at the end; the exit
 code is 1 when any failed. Archived (GLACIER) and vanished objects are reported, not failures.

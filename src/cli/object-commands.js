@@ -13,7 +13,7 @@ const log = (opts) => (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); };
 
 function rmLibraryOptions(source, opts) {
   const o = libraryOptions(source, opts);
-  for (const k of ['maxDelete', 'force', 'deleteConcurrency', 'maxFailures', 'resumeMaxAge']) if (opts[k] !== undefined) o[k] = opts[k];
+  for (const k of ['maxDelete', 'force', 'deleteConcurrency', 'maxFailures', 'resumeMaxAge', 'allVersions']) if (opts[k] !== undefined) o[k] = opts[k];
   if (opts.dryrun || opts.dryRun) o.dryrun = true;
   if (opts.journal !== undefined && opts.journal !== true) o.journal = opts.journal;
   if (opts.resume === false) o.resume = false;
@@ -25,6 +25,7 @@ function rmOptions(cmd) {
     .option('--dryrun', 'print what would be deleted, with sizes; delete nothing')
     .option('--dry-run', 'same as --dryrun')
     .option('--max-delete <n>', 'refuse (exit 4, nothing deleted) to delete more than n objects')
+    .option('--all-versions', 'delete every version and delete marker, for good (ListObjectVersions, then DeleteObjects with version ids)')
     .option('--delete-concurrency <n>', help('deleteConcurrency'))
     .option('--max-failures <n>', help('maxFailures'))
     .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz)')
@@ -38,8 +39,12 @@ async function finishRm(r, opts) {
   const fmt = formatOf(opts);
   if (fmt === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
   else if (!opts.quiet || !r.ok) {
+    const what = r.deleteMarkers ? 'versions' : 'objects'; // rm --all-versions
     let text = r.dryrun ? report.format.tallyLine('would delete', r.planned, 13) + '\n' : report.format.tallyLine('deleted', r.deleted, 13) + '\n';
+    if (r.deleteMarkers && !r.dryrun) text += `${'deleted'.padEnd(13)}${r.deleteMarkers.objects.toLocaleString('en-US').padStart(12)} delete markers\n`;
     if (r.failed.objects) text += report.format.tallyLine('failed', r.failed, 13) + '\n';
+    if (what === 'versions') text = text.replace(/ objects /g, ' versions ');
+    if (r.complete === false) text += 'the listing is incomplete (--max-list-requests)\n';
     await writeOut(text);
   }
   if (r.failureReasons.length) for (const f of r.failureReasons) writeErr(`s3blitz: ${f.count.toLocaleString('en-US')} failed: ${f.reason}\n`);
@@ -48,6 +53,16 @@ async function finishRm(r, opts) {
   if (r.interrupted) writeErr(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}, or add --no-resume to start afresh\n`);
   if (r.noMatch) writeErr(`s3blitz: ${r.noMatch}\n`);
   return r.ok ? 0 : 1;
+}
+
+// What rm says of each object (or version) as it goes: dry-run lines and failures.
+function onDelete(fmt) {
+  return (ev) => {
+    if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); return; }
+    if (!ev.error && !ev.failed) return;
+    const reason = ev.error || ev.reason;
+    writeErr(report.problemLine('failed', ev.key, ev.versionId === undefined ? reason : `version ${ev.versionId}: ${reason}`));
+  };
 }
 
 function registerObjects(program) {
@@ -60,20 +75,22 @@ function registerObjects(program) {
       's3blitz rm s3://my-bucket/tmp/ --dryrun',
       "s3blitz rm 's3://my-bucket/logs/2023-*' --max-delete 100000",
       "s3blitz rm s3://my-bucket/data/ --exclude '*' --include '*.tmp'",
+      's3blitz rm s3://my-bucket/tmp/ --all-versions --dryrun',
+      "s3blitz rm s3://my-bucket --all-versions --filter 'js:({IsLatest}) => !IsLatest'   # noncurrent versions only",
     ]) + `
 A path that names an object deletes that object; a folder path (with or without the
 trailing "/") deletes what is under "folder/". --prefix is raw: --prefix logs deletes
 logs-old.txt too. The whole selection is listed before anything is deleted; every key
-that could not be deleted is named. Versioned buckets get delete markers.
+that could not be deleted is named. Versioned buckets get delete markers; --all-versions
+deletes every version and delete marker for good instead (--filter and --pattern see each
+version: js:({Key, VersionId, IsLatest, DeleteMarker, Size, LastModified}) => boolean).
 `)
     .action(runAction(async ({ args: [source], opts, signal, stopSignal }) => {
       const o = rmLibraryOptions(source, opts);
       if (opts.apiExample) return writeOut(apiExample('rm', o));
       const fmt = formatOf(opts);
       Object.assign(o, { signal, stopSignal, log: log(opts), progress: new Progress({ quiet: opts.quiet, verb: 'deleted' }) });
-      o.onDelete = (ev) => {
-        if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); } else if (ev.error) writeErr(report.problemLine('failed', ev.key, ev.error));
-      };
+      o.onDelete = onDelete(fmt);
       return finishRm(await lib.rm(o), opts);
     }, { graceful: true }));
 
@@ -118,16 +135,15 @@ that could not be deleted is named. Versioned buckets get delete markers.
   const rbCmd = outputOptions(rmOptions(connectionOptions(program.command('rb'))))
     .description('remove a bucket; with --force, delete its objects first (rm\'s rules: --max-delete, --dryrun)')
     .argument('<bucket>', 's3://bucket')
-    .option('--force', 'delete every object first, then the bucket')
-    .addHelpText('after', examples(['s3blitz rb s3://my-old-bucket', 's3blitz rb s3://my-old-bucket --force --max-delete 50000', 's3blitz rb s3://my-old-bucket --force --dryrun']));
+    .option('--force', 'delete every object first (with --all-versions, every version and delete marker), then the bucket')
+    .addHelpText('after', examples(['s3blitz rb s3://my-old-bucket', 's3blitz rb s3://my-old-bucket --force --max-delete 50000', 's3blitz rb s3://my-old-bucket --force --dryrun',
+      's3blitz rb s3://my-versioned-bucket --force --all-versions']));
   rbCmd.action(runAction(async ({ args: [source], opts, signal, stopSignal }) => {
     const o = rmLibraryOptions(source, opts);
     if (opts.apiExample) return writeOut(apiExample('rb', o));
     Object.assign(o, { signal, stopSignal, log: log(opts), progress: new Progress({ quiet: opts.quiet, verb: 'deleted' }) });
     const fmt = formatOf(opts);
-    o.onDelete = (ev) => {
-      if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); } else if (ev.error) writeErr(report.problemLine('failed', ev.key, ev.error));
-    };
+    o.onDelete = onDelete(fmt);
     const r = await lib.rb(o);
     let code = 0;
     if (r.emptied) code = await finishRm(r.emptied, { ...opts, json: false, quiet: opts.quiet || fmt === 'json' });

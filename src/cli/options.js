@@ -25,7 +25,7 @@ function sourceOptions(cmd) {
     .option('--prefix <prefix>', 'only keys that start with prefix (raw: no "/" implied)')
     .option('--start-after <key>', 'only keys after key (exclusive)')
     .option('--stop-at <key>', 'only keys up to key (inclusive)')
-    .option('--filter <js>', 'js:({Key, Size, LastModified, ETag, StorageClass}) => boolean')
+    .option('--filter <js>', 'js:({Key, Size, LastModified, ETag, StorageClass}) => boolean (versions add VersionId, IsLatest, DeleteMarker; --metadata adds ContentType, Metadata, ...; --tags adds Tags)')
     .option('--pattern <text>', 'only keys containing text, or matching js:/regexp/flags')
     .option('--include <glob>', 'keep keys (relative to the source folder) that match glob; repeatable, the last matching --include/--exclude decides', rule('include'))
     .option('--exclude <glob>', 'leave out keys (relative to the source folder) that match glob; repeatable', rule('exclude'))
@@ -57,13 +57,32 @@ function reportOptions(cmd) {
     .option('-o, --output <file>', 'write the report to file instead of stdout');
 }
 
+// Versions of the source: every one (--all-versions), or the source at a moment (--as-of).
+function versionOptions(cmd, { all = true } = {}) {
+  if (all) cmd.option('--all-versions', 'every version and delete marker (ListObjectVersions), in S3 order: key, then newest first');
+  return cmd.option('--as-of <time>', 'the source as it was then: each key\'s newest version at or before it, nothing where a delete marker was newest (ISO-8601 with a zone, or a date)');
+}
+
+// Metadata of every object (a HeadObject each). cp, sync and compare name them
+// --filter-metadata and --filter-tags: their --metadata sets metadata on copies.
+function metadataOptions(cmd, { prefix = '' } = {}) {
+  const what = prefix ? 'for --filter: ' : '';
+  return cmd
+    .option(`--${prefix}metadata`, `${what}each object's Content-Type, Content-Encoding, Cache-Control, user metadata, encryption, checksum algorithm, object lock and restore status (one HeadObject each)`)
+    .option(`--${prefix}tags`, `${what}each object's tags (GetObjectTagging, only for objects that have tags)`)
+    .option('--head-concurrency <n>', help('headConcurrency'));
+}
+
 // CLI option values to library options (camelCase, numbers checked by the library).
 function libraryOptions(source, opts) {
   const o = {};
   if (source !== undefined) o.source = source;
   const copy = ['bucket', 'prefix', 'startAfter', 'stopAt', 'filter', 'pattern', 'listConcurrency', 'maxListRequests',
-    'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential'];
+    'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential', 'allVersions', 'asOf', 'headConcurrency'];
   for (const k of copy) if (opts[k] !== undefined) o[k] = opts[k];
+  // --metadata / --tags (ls, summarize, each, map); --filter-metadata / --filter-tags (cp, sync, compare).
+  if (opts.metadata === true || opts.filterMetadata) o.withMetadata = true;
+  if (opts.tags || opts.filterTags) o.withTags = true;
   if (opts.pathStyle !== undefined && process.argv.some((a) => a === '--path-style' || a === '--no-path-style')) o.forcePathStyle = opts.pathStyle;
   if (opts.signRequest === false) o.noSignRequest = true;
   const rules = opts.include || opts.exclude;
@@ -73,4 +92,4 @@ function libraryOptions(source, opts) {
   return o;
 }
 
-module.exports = { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportOptions };
+module.exports = { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportOptions, versionOptions, metadataOptions };

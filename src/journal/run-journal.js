@@ -42,6 +42,7 @@ class RunJournal {
     if (!this.journal.lanes) this.journal.setLanes(bounds);
     else if (JSON.stringify(this.journal.lanes) !== JSON.stringify(bounds)) throw new Error('a resumed run must list the lanes it was journaled with');
   }
+  get upTo() { return this.journal.upTo; } // the watermark's own key (journal names)
   get doomed() { return this.journal.doomed; }
 
   attach(copier) {

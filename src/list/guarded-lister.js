@@ -119,19 +119,23 @@ class GuardedLister {
       this.complete = walk.complete;
       return;
     }
+    // Rows as plain data (chunk.rows), turned back into chunks of their kind on the way out.
     const sorter = new ExternalSorter((r) => r[0], compareKeys);
+    let kind = ItemChunk;
     try {
       for await (const chunk of walk.chunks()) {
-        for (const it of chunk.toItems()) sorter.push([it.Key, it.Size, it.LastModified ? +it.LastModified : null, it.ETag ?? null, it.StorageClass]);
+        kind = chunk.constructor.fromRows ? chunk.constructor : ItemChunk;
+        for (const row of chunk.rows()) sorter.push(row);
       }
       let batch = [], prev = null;
-      for await (const [Key, Size, t, ETag, StorageClass] of sorter.sorted()) {
+      for await (const row of sorter.sorted()) {
+        const Key = row[0];
         if (prev === Key) throw new UntrustedStore(`the store listed ${showKey(Key)} twice in one sequential walk`);
         prev = Key;
-        batch.push({ Key, Size, LastModified: t === null ? undefined : new Date(t), ETag: ETag ?? undefined, StorageClass });
-        if (batch.length === 1000) { yield new ItemChunk(batch); batch = []; }
+        batch.push(row);
+        if (batch.length === 1000) { yield kind.fromRows(batch); batch = []; }
       }
-      if (batch.length) yield new ItemChunk(batch);
+      if (batch.length) yield kind.fromRows(batch);
       this.complete = walk.complete;
     } finally {
       sorter.remove();

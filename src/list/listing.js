@@ -6,7 +6,7 @@ const { normalizeRange } = require('../keys/range');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
-const { FatalError } = require('../errors');
+const { FatalError, UsageError } = require('../errors');
 const { positiveInt, DEFAULTS } = require('../options');
 const { Progress } = require('../progress');
 const { ItemChunk } = require('../stores/chunks');
@@ -14,6 +14,8 @@ const { runSignal } = require('../signal');
 const { pathFilter } = require('../keys/globs');
 const { compareKeys } = require('../keys/order');
 const { HintCollector, readHintsFile, loadCachedHints, saveCachedHints } = require('./split-hints');
+const { VersionStore } = require('../stores/version-store');
+const { parseAsOf, chunkAsOf } = require('./versions');
 
 class Listing {
   constructor(options = {}) {
@@ -26,11 +28,21 @@ class Listing {
     this.match = keyMatcher(options.pattern);
     // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
     // storeLocation: the location of the listing that opened the store (a lane of a copy).
+    // sockets / maxSockets: more for a listing whose store also serves other requests (a
+    // copy's GETs, a metadata scan's HEADs).
+    const wanted = options.sockets ? this.listConcurrency + options.sockets : this.listConcurrency;
+    const sockets = options.maxSockets > wanted ? options.maxSockets : wanted;
     const { store, location } = options.store
       ? { store: options.store, location: options.storeLocation || { prefix: options.prefix || '', text: options.source || 'custom store' } }
-      // sockets: requests the caller sends to this store besides list pages (a copy's GETs).
-      : openStore({ ...options, stats: this.stats, maxSockets: options.sockets ? this.listConcurrency + options.sockets : this.listConcurrency }, 'source');
-    this.store = store;
+      : openStore({ ...options, stats: this.stats, maxSockets: sockets }, 'source');
+    // Versions: every one (allVersions), or the objects as they were at a moment (asOf).
+    this.asOf = parseAsOf(options.asOf);
+    this.allVersions = Boolean(options.allVersions);
+    if (this.allVersions && this.asOf !== null) {
+      if (!options.store) store.destroy();
+      throw new UsageError('--all-versions and --as-of cannot be combined (to see the versions up to a moment, --filter on LastModified)');
+    }
+    this.store = this.allVersions || this.asOf !== null ? versionStore(store, this.stats) : store;
     this.location = location;
     // A single object is the range from its key to its key.
     const stopAt = location.single !== undefined && !(options.stopAt && compareKeys(options.stopAt, location.single) < 0) ? location.single : options.stopAt;
@@ -89,6 +101,9 @@ class Listing {
     for await (let chunk of source) {
       if (Array.isArray(chunk)) chunk = new ItemChunk(chunk);
       if (collect && chunk.length) collect.add(chunk.key(chunk.length - 1));
+      if (this.asOf !== null || this.allVersions) this.stats.versions += chunk.versionCount;
+      if (this.asOf !== null) chunk = chunkAsOf(chunk, this.asOf);
+      else if (this.allVersions) chunk = chunk.flat();
       if (match || filter) chunk = new ItemChunk(this._filter(chunk.toItems(), match, filter));
       this.progress.tick(chunk);
       this.listed += chunk.length;
@@ -174,6 +189,16 @@ function keySelector(location, pathFilters, selectKey) {
   if (typeof selectKey === 'function') tests.push(selectKey);
   if (!tests.length) return null;
   return tests.length === 1 ? tests[0] : (key) => tests.every((t) => t(key));
+}
+
+// The store's versions, listed as its objects are (stores/version-store.js).
+function versionStore(store, stats) {
+  if (store.versions === true) return store;
+  if (typeof store.listVersionsPage !== 'function') {
+    store.destroy();
+    throw new UsageError('--all-versions, --as-of and --version-id need an S3 source (a folder has no versions)');
+  }
+  return new VersionStore(store, { stats });
 }
 
 module.exports = { Listing, keySelector };

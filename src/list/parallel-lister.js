@@ -100,7 +100,7 @@ class ParallelLister {
     this.ordered = options.ordered !== false;
     // Ordered output holds back what segments ahead of the first unfinished one return:
     // room for a few pages per request slot keeps every slot at work.
-    this.window = options.reorderWindow || Math.max(100, 4 * this.concurrency) * PAGE;
+    this.baseWindow = options.reorderWindow || Math.max(100, 4 * this.concurrency) * PAGE;
     this.minPiece = (options.minPiecePages || 0.5) * PAGE;
     this.signal = options.signal;
     this.stats = options.stats || new RequestStats();
@@ -131,6 +131,13 @@ class ParallelLister {
   }
 
   get inflight() { return this.gate.inflight; }
+
+  // The reorder window in rows. A store whose rows weigh more than one entry (keys with their
+  // versions) gets a window of as many entries, not rows.
+  get window() {
+    const w = this.store.rowWeight ? this.store.rowWeight() : 1;
+    return w > 1 ? this.baseWindow / w : this.baseWindow;
+  }
 
   get error() { return this.out.error; }
 

@@ -7,11 +7,11 @@ const { compareKeys } = require('../keys/order');
 const { inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
-const { ItemChunk, chunkOf } = require('../stores/chunks');
+const { chunkOf } = require('../stores/chunks');
 const { budgetNotice } = require('./request-gate');
 
-function isIncreasing(items) {
-  for (let k = 1; k < items.length; k++) if (compareKeys(items[k - 1].Key, items[k].Key) >= 0) return false;
+function isIncreasing(chunk) {
+  for (let k = 1; k < chunk.length; k++) if (compareKeys(chunk.key(k - 1), chunk.key(k)) >= 0) return false;
   return true;
 }
 
@@ -47,13 +47,14 @@ class SequentialWalk {
       this.inflight = 0;
       first = false;
       this.stats.pages++;
-      const all = chunkOf(page).toItems();
+      const all = chunkOf(page);
       this.stats.keysReturned += all.length;
-      const items = all.filter((it) => inRange(this.range, it.Key));
+      // Rows of the page's own kind (objects, or keys with their versions).
+      const rows = all.filterKeys((key) => inRange(this.range, key));
       // Past --stop-at, a store that lists in order has nothing more to say.
-      if (this.trusted && stop !== null && all.length > 0 && isIncreasing(all) && compareKeys(all[all.length - 1].Key, stop) > 0) page.truncated = false;
-      this.stats.keysUnique += items.length;
-      if (items.length) yield new ItemChunk(items);
+      if (this.trusted && stop !== null && all.length > 0 && isIncreasing(all) && compareKeys(all.key(all.length - 1), stop) > 0) page.truncated = false;
+      this.stats.keysUnique += rows.length;
+      if (rows.length) yield rows;
       if (!page.truncated) break;
       token = page.nextToken;
       if (!token) throw new FatalError('the store said the listing is truncated but gave no continuation token');

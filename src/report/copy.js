@@ -13,6 +13,8 @@ function cpText(r) {
   if (r.dryrun) out.push(line('would copy', r.planned));
   else out.push(line('copied', r.copied));
   for (const k of PROBLEMS) if (r[k].objects) out.push(line(k, r[k]));
+  if (r.alreadyCurrent && r.alreadyCurrent.objects) out.push(line('unchanged', r.alreadyCurrent) + '  (their version then is the current one)');
+  if (r.deleteMarkers && r.deleteMarkers.objects) out.push(`${r.dryrun ? 'would replay' : 'replayed'} ${fmtInt(r.deleteMarkers.objects)} delete markers`);
   if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
   // Stopped early for another reason (Ctrl-C, --max-failures), the reason is said elsewhere.
   if (!r.complete && !r.interrupted && !r.stoppedByFailures) out.push('the listing is incomplete (--max-list-requests)');
@@ -41,11 +43,15 @@ function copyReport(r) {
 
 // A dry run's planned copy (cp: bare; sync: marked "copy", beside its deletes).
 function plannedLine(ev, { marked = false } = {}) {
-  return `${marked ? 'copy    ' : ''}${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)} -> ${escapeKey(ev.targetKey)}\n`;
+  const version = ev.versionId !== undefined ? ` (version ${ev.versionId})` : '';
+  if (ev.deleteMarker) return `${marked ? 'copy    ' : ''}${'delete'.padStart(10)}  ${escapeKey(ev.key)}${version} -> ${escapeKey(ev.targetKey)}\n`;
+  return `${marked ? 'copy    ' : ''}${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)}${version} -> ${escapeKey(ev.targetKey)}\n`;
 }
 
+// rm --dryrun's line; a version's (rm --all-versions) has its id, and "marker" for a delete marker.
 function plannedDeleteLine(ev) {
-  return `delete  ${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)}\n`;
+  if (ev.versionId === undefined) return `delete  ${humanBytes(ev.size).padStart(10)}  ${escapeKey(ev.key)}\n`;
+  return `delete  ${(ev.deleteMarker ? 'marker' : humanBytes(ev.size)).padStart(10)}  ${String(ev.versionId).padEnd(36)}  ${escapeKey(ev.key)}\n`;
 }
 
 // An object that was not copied, or a key that could not be mapped.

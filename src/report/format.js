@@ -2,6 +2,7 @@
 // Text renderings shared by the reports: keys escaped for a terminal, sizes, dates, tables.
 const chalk = require('chalk');
 const { fmtInt } = require('../progress');
+const { METADATA_FIELDS } = require('../stores/object-metadata');
 
 // Control characters would corrupt a terminal or a line-based pipe: show them as \xNN.
 function escapeKey(key) {
@@ -38,22 +39,57 @@ function humanBytes(n) {
   return u === 0 ? `${v} B` : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ${units[u]}`;
 }
 
+// Neighbouring lines often share a time: the last one is kept.
+let isoLast = NaN, isoText = '';
 function isoDate(d) {
-  return d ? new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z') : '-';
+  if (!d) return '-';
+  const t = d instanceof Date ? +d : +new Date(d);
+  if (t !== isoLast) { isoLast = t; isoText = `${new Date(t).toISOString().slice(0, 19)}Z`; }
+  return isoText;
 }
 
+// An item as one JSON line: the listing's fields; a version's VersionId, IsLatest and
+// DeleteMarker; an object's metadata (--metadata) and tags (--tags) where it has them.
 function itemJson(it) {
-  return JSON.stringify({
+  if (it.Metadata !== undefined && it.VersionId === undefined) return metadataJson(it);
+  const o = {
     Key: it.Key,
     Size: it.Size,
     LastModified: it.LastModified ? new Date(it.LastModified).toISOString() : null,
     ETag: it.ETag === undefined ? null : it.ETag,
     StorageClass: it.StorageClass === undefined ? null : it.StorageClass,
-  });
+  };
+  if (it.VersionId !== undefined) {
+    o.VersionId = it.VersionId;
+    o.IsLatest = Boolean(it.IsLatest);
+    o.DeleteMarker = Boolean(it.DeleteMarker);
+  }
+  if (it.Metadata !== undefined) for (const f of METADATA_FIELDS) o[f] = it[f] === undefined ? null : it[f];
+  if (it.Tags !== undefined) o.Tags = it.Tags;
+  return JSON.stringify(o);
 }
 
+// The same for an object with its metadata, in one literal (the common case of a metadata scan).
+function metadataJson(it) {
+  const o = {
+    Key: it.Key, Size: it.Size, LastModified: it.LastModified ? new Date(it.LastModified).toISOString() : null,
+    ETag: it.ETag === undefined ? null : it.ETag, StorageClass: it.StorageClass === undefined ? null : it.StorageClass,
+    ContentType: it.ContentType ?? null, ContentEncoding: it.ContentEncoding ?? null, ContentDisposition: it.ContentDisposition ?? null,
+    ContentLanguage: it.ContentLanguage ?? null, CacheControl: it.CacheControl ?? null, Expires: it.Expires ?? null, Metadata: it.Metadata,
+    ServerSideEncryption: it.ServerSideEncryption ?? null, SSEKMSKeyId: it.SSEKMSKeyId ?? null, BucketKeyEnabled: it.BucketKeyEnabled ?? null,
+    ChecksumAlgorithm: it.ChecksumAlgorithm ?? null, ChecksumType: it.ChecksumType ?? null, ObjectLockMode: it.ObjectLockMode ?? null,
+    ObjectLockRetainUntilDate: it.ObjectLockRetainUntilDate ?? null, ObjectLockLegalHoldStatus: it.ObjectLockLegalHoldStatus ?? null,
+    RestoreStatus: it.RestoreStatus ?? null, ReplicationStatus: it.ReplicationStatus ?? null, ArchiveStatus: it.ArchiveStatus ?? null,
+    TagCount: it.TagCount ?? null, Tags: it.Tags,
+  };
+  return JSON.stringify(o);
+}
+
+// Date, size and key; for a version also its id and a mark: * the latest, D a delete marker.
 function itemLong(it) {
-  return `${isoDate(it.LastModified)}  ${String(it.Size).padStart(14)}  ${escapeKey(it.Key)}`;
+  if (it.VersionId === undefined) return `${isoDate(it.LastModified)}  ${String(it.Size).padStart(14)}  ${escapeKey(it.Key)}`;
+  const mark = `${it.IsLatest ? '*' : ' '}${it.DeleteMarker ? 'D' : ' '}`;
+  return `${isoDate(it.LastModified)}  ${String(it.DeleteMarker ? '-' : it.Size).padStart(14)}  ${mark}  ${String(it.VersionId).padEnd(36)}  ${escapeKey(it.Key)}`;
 }
 
 // ls --long --human-readable: the size in units.
@@ -73,6 +109,22 @@ function stripAnsi(s) { return s.replace(/\x1b\[[0-9;]*m/g, ''); }
 
 function pct(part, whole) { return whole ? `${((100 * part) / whole).toFixed(1)}%` : '-'; }
 
+// The requests of a metadata scan (--metadata, --tags, --by), their rate and cost.
+function scanText(m) {
+  const rate = m.headsPerSecond === null ? '' : ` (${fmtInt(m.headsPerSecond)} HEAD/s)`;
+  const problems = [['vanished', m.vanished], ['changed', m.changed], ['failed', m.failed]].filter(([, n]) => n).map(([k, n]) => `${fmtInt(n)} ${k}`);
+  return `metadata: ${fmtInt(m.headRequests)} HeadObject and ${fmtInt(m.taggingRequests)} GetObjectTagging requests in ${m.seconds.toFixed(1)} s${rate}, estimated cost $${m.estimatedCostUSD.toFixed(4)}` +
+    (problems.length ? `; ${problems.join(', ')}` : '');
+}
+
+// A dry run's estimate of a metadata scan.
+function estimateText(e) {
+  return `a metadata scan would send ${fmtInt(e.headRequests)} HeadObject requests` +
+    (e.taggingRequestsAtMost ? ` and up to ${fmtInt(e.taggingRequestsAtMost)} GetObjectTagging requests (one per object with tags)` : '') +
+    `, estimated cost $${e.estimatedCostUSD.toFixed(4)} (listing ${fmtInt(e.objects)} objects took ${fmtInt(e.listRequests)} list requests, $${e.listCostUSD.toFixed(4)})` +
+    `${e.complete ? '' : '; the listing was incomplete'}\n`;
+}
+
 // "copied      12,345 objects   1.50 GiB": a line of the cp and sync reports.
 function tallyLine(label, t, width = 11) {
   return `${label.padEnd(width)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}`;
@@ -84,9 +136,11 @@ function statsText(stats) {
     `keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, overlap ${fmtInt(stats.overlap)}, efficiency ${eff}, ` +
     `in flight mean ${stats.meanInflight.toFixed(1)} max ${stats.maxInflight}, splits ${stats.splits}, hedges ${stats.hedges}` +
     `${stats.hints ? `, hints ${stats.hints}` : ''}${stats.retries ? `, retries ${stats.retries}` : ''}` +
+    `${stats.versions ? `, versions ${fmtInt(stats.versions)} (${fmtInt(stats.versionFollowUps)} requests finishing a key)` : ''}` +
     `${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
 }
 
 module.exports = {
   keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, itemLongHuman, statsText, table, tallyLine, pct,
+  scanText, estimateText,
 };

@@ -89,6 +89,24 @@ function summarySections(res, { folders = 50, humanBytes }) {
     if (cost) for (const c of cost.classes) if (!s.storageClasses.some((x) => x.name === c.name)) rows.push([text(`${c.name} (archive metadata)`), int(0), bytes(0), pct(0), usd(c.usdPerMonth)]);
     add('storage-classes', 'Storage classes', cols, rows, cost ? { note: costNote(cost) } : {});
   }
+  if (s.by && s.by.groups.length) {
+    add('by', `By ${s.by.label}`, [[s.by.label, 'l'], ['objects', 'r'], ['bytes', 'r'], ['share', 'r']],
+      s.by.groups.map((g) => [key(g.name), int(g.objects), bytes(g.bytes), pct(share(g.bytes, total))]));
+  }
+  const v = s.versions;
+  if (v) {
+    add('versions', 'Versions', [['', 'l'], ['objects', 'r'], ['bytes', 'r']], [
+      [text('keys'), int(v.keys), text('')],
+      [text('current versions'), int(v.current.objects), bytes(v.current.bytes)],
+      [text('noncurrent versions'), int(v.noncurrent.objects), bytes(v.noncurrent.bytes)],
+      [text('delete markers'), int(v.deleteMarkers), text('')],
+      [text('keys deleted (latest is a delete marker)'), int(v.keysDeleted), text('')],
+    ], { always: true });
+    const older = v.noncurrentOlderThan.filter((o) => o.objects).map((o) => `${o.days} days: ${humanBytes(o.bytes)} in ${o.objects} versions`);
+    add('noncurrent-age', 'Noncurrent versions, by time noncurrent', [['noncurrent for', 'l'], ['versions', 'r'], ['bytes', 'r']],
+      v.noncurrentByAge.map((b) => [text(b.maxDays === null ? `${b.minDays}+ days` : `${b.minDays}..${b.maxDays} days`), int(b.objects), bytes(b.bytes)]),
+      older.length ? { note: `a lifecycle rule expiring noncurrent versions after N days would delete: ${older.join('; ')}` } : {});
+  }
   if (s.multipart && s.multipart.objects) {
     add('multipart', 'Multipart objects', [['', 'l'], ['objects', 'r'], ['bytes', 'r'], ['share of objects', 'r'], ['share of bytes', 'r']],
       [[text('ETag with -N'), int(s.multipart.objects), bytes(s.multipart.bytes), pct(share(s.multipart.objects, s.objects)), pct(share(s.multipart.bytes, total))]]);
@@ -134,6 +152,13 @@ function summarySections(res, { folders = 50, humanBytes }) {
         examples: u.examples });
   } else if (u && u.error) {
     add('uploads', 'Incomplete multipart uploads', [['', 'l']], [[text(`could not be listed: ${u.error}`)]]);
+  }
+  const m = res.metadataScan;
+  if (m) {
+    const rate = m.headsPerSecond === null ? null : m.headsPerSecond;
+    add('metadata-scan', 'Metadata scan', [['HeadObject', 'r'], ['GetObjectTagging', 'r'], ['time', 'r'], ['HEAD/s', 'r'], ['est. cost', 'r'], ['vanished', 'r'], ['changed', 'r'], ['failed', 'r']],
+      [[int(m.headRequests), int(m.taggingRequests), cell('seconds')(m.seconds), int(rate), usd(m.estimatedCostUSD), int(m.vanished), int(m.changed), int(m.failed)]],
+      m.problems && m.problems.length ? { note: `objects left out: ${m.problems.slice(0, 5).map((p) => `${p.key} (${p.status}: ${p.reason})`).join('; ')}${m.problems.length > 5 ? '; ...' : ''}` } : {});
   }
   return sections;
 }

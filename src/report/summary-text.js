@@ -7,8 +7,9 @@ const { fmtInt } = require('../progress');
 const { summarySections, pricedCost } = require('./summary-model');
 const { cellText, usdText } = require('./cells');
 
-// Sections the text report shows from the model; the others it draws its own way below.
-const FROM_MODEL = ['quantiles', 'age-histogram', 'multipart', 'folders', 'largest', 'oldest', 'empty', 'trouble', 'uploads'];
+// Sections the text report shows from the model after the group tables (the others it
+// draws its own way, or places among them, below).
+const AFTER_GROUPS = ['folders', 'largest', 'oldest', 'empty', 'trouble', 'uploads', 'metadata-scan'];
 const TEXT_FOLDERS = 20;
 
 // human: sizes in units only (--human-readable), without the exact byte counts.
@@ -67,9 +68,10 @@ function summaryText(res, { human = false } = {}) {
   out.push(groupTable('storage class', s.storageClasses, s.bytes, costs, human));
   if (cost) out.push(`${sections.get('storage-classes').note}\n`);
   out.push(model('multipart'));
+  for (const id of ['by', 'versions', 'noncurrent-age']) out.push(model(id));
   if (s.folders) out.push(groupTable(`folder (depth ${s.depth})`, s.folders, s.bytes, null, human));
   out.push(groupTable('extension', s.extensions, s.bytes, null, human));
-  for (const id of FROM_MODEL.slice(3)) out.push(model(id));
+  for (const id of AFTER_GROUPS) out.push(model(id));
   if (s.approximate) out.push(chalk.yellow('groups beyond the 10,000 largest are folded into (other); their counts are approximate'));
   if (stats && stats.listRequests) {
     out.push(`list requests: ${fmtInt(stats.listRequests)} (efficiency ${stats.efficiency === null ? '-' : stats.efficiency.toFixed(2)}), estimated request cost $${stats.estimatedCostUSD.toFixed(4)}` +

@@ -9,7 +9,9 @@ const { summaryHtml } = require('./summary-html');
 function summaryReport(res, options = {}) {
   return {
     text: () => summaryText(res, { human: Boolean(options.human) }),
-    json: () => JSON.stringify({ source: res.source, complete: res.complete, ...res.summary, stats: res.stats, startedAt: res.startedAt, elapsedMs: res.elapsedMs }, null, 2) + '\n',
+    json: () => JSON.stringify({
+      source: res.source, complete: res.complete, ...res.summary, metadataScan: res.metadataScan, stats: res.stats, startedAt: res.startedAt, elapsedMs: res.elapsedMs,
+    }, null, 2) + '\n',
     markdown: () => summaryMarkdown(res, options),
     html: () => summaryHtml(res, options),
   };

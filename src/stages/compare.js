@@ -4,7 +4,7 @@
 // only-source, only-target, size-differs, content-differs, older, unknown, same.
 const crypto = require('crypto');
 const pLimit = require('p-limit');
-const { Listing } = require('../list/listing');
+const { ObjectListing: Listing } = require('./object-listing');
 const { RequestStats } = require('../stats');
 const { createKeyMapper } = require('../transfer/key-map');
 const { multipartCount } = require('../transfer/part-layout');
@@ -94,14 +94,16 @@ class Comparison {
     this.options = options;
     this.stats = options.stats || new RequestStats();
     this.signal = runSignal(options.signal);
+    if (options.allVersions) throw new UsageError('compare and sync take --as-of, not --all-versions (cp --all-versions copies every version)');
     const paths = options.paths || folderPaths(options);
     // sourceSockets / targetSockets: a sync's copies, besides the list requests.
     this.srcListing = new Listing({ ...options, sourceLocation: paths.source, stats: this.stats, signal: this.signal, sockets: options.sourceSockets });
     try {
       const dstLoc = paths.target;
+      // --as-of reads the source as it was; the target is compared as it is now.
       const tgt = { ...targetConnection(options), source: undefined, bucket: undefined, prefix: undefined, pathFilters: undefined,
         stats: this.stats, signal: this.signal, progress: this.srcListing.progress.forOtherSide(), startAfter: undefined, stopAt: undefined, targetSide: true,
-        sockets: options.targetSockets };
+        sockets: options.targetSockets, asOf: undefined, allVersions: undefined, versionId: undefined };
       this.mapper = createKeyMapper({
         sourcePrefix: paths.source.base ?? this.srcListing.range.prefix,
         targetPrefix: dstLoc.prefix,
@@ -196,7 +198,7 @@ class Comparison {
   }
 
   async _checkContent(src, dst, verdict) {
-    const srcStore = this.srcListing.store, dstStore = this.dstListing.store;
+    const srcStore = this.srcListing.store.base || this.srcListing.store, dstStore = this.dstListing.store;
     if (verdict === 'parts') {
       // Same part count: comparable only if the first parts are the same size too, and
       // then only where the target was not written after the source: a server that makes
@@ -227,7 +229,7 @@ function olderSecond(a, b) {
 async function firstPartSize(store, item, cmp) {
   cmp.stats.count('HEAD');
   try {
-    const h = await store.headObject({ Key: item.Key, PartNumber: 1, IfMatch: item.ETag }, cmp.signal);
+    const h = await store.headObject({ Key: item.Key, VersionId: item.VersionId, PartNumber: 1, IfMatch: item.ETag }, cmp.signal);
     return h.ContentLength ?? null;
   } catch (err) {
     if (NO_PART_HEAD.has(httpStatus(err))) return null;

@@ -150,7 +150,10 @@ async function rb(options = {}) {
     await store.deleteBucket({ signal: options.signal });
     return { bucket: loc.bucket, removed: true, emptied, ok: true };
   } catch (err) {
-    if (errorCode(err) === 'BucketNotEmpty') throw new FatalError(`bucket ${JSON.stringify(loc.bucket)} is not empty: rb --force deletes its objects first`, { cause: err });
+    if (errorCode(err) === 'BucketNotEmpty') {
+      const hint = options.force && !options.allVersions ? ': it may hold old versions or delete markers (rb --force --all-versions deletes them too)' : ': rb --force deletes its objects first';
+      throw new FatalError(`bucket ${JSON.stringify(loc.bucket)} is not empty${hint}`, { cause: err });
+    }
     throw describeS3Error(err, { bucket: loc.bucket, op: 'DeleteBucket' });
   } finally {
     store.destroy();

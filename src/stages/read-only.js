@@ -1,8 +1,8 @@
 'use strict';
 // The read-only stages over one listing: ls, summarize, each, map.
-const { Listing } = require('../list/listing');
+const { ObjectListing: Listing } = require('./object-listing');
 const { positiveInt, DEFAULTS } = require('../options');
-const { Summary, FOLDERS_DEPTH } = require('./summary');
+const { Summary, FOLDERS_DEPTH, groupingOf } = require('./summary');
 const { loadPrices } = require('./storage-cost');
 const { incompleteUploads } = require('./incomplete-uploads');
 const { userFunction } = require('../js-function');
@@ -12,7 +12,9 @@ async function withListing(options, body) {
   const listing = new Listing(options);
   try {
     const value = await body(listing);
-    return { ...value, complete: listing.complete, stats: listing.stats.toJSON(), ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}) };
+    const out = { ...value, complete: listing.complete, stats: listing.stats.toJSON(), ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}) };
+    if (listing.heads) out.metadataScan = listing.scanReport();
+    return out;
   } finally {
     listing.close();
   }
@@ -32,12 +34,13 @@ function summarize(options = {}) {
   const top = positiveInt(options.top ?? DEFAULTS.top, '--top');
   const largest = positiveInt(options.largest ?? DEFAULTS.largest, '--largest', { allowZero: true });
   const prices = loadPrices(options.prices);
+  groupingOf(options.by); // a bad --by is a usage error before anything is listed
   const startedAt = new Date();
   // Order does not matter to a summary: pages are taken as they arrive, nothing held back.
   return withListing({ unordered: true, ...options }, async (listing) => {
     const summary = new Summary({
       summarizeFolders: Boolean(options.summarizeFolders), depth: options.depth === undefined ? FOLDERS_DEPTH : depth, treeDepth: depth,
-      top, largest, prices, prefix: listing.range.prefix,
+      top, largest, prices, prefix: listing.range.prefix, by: options.by, versions: Boolean(options.allVersions),
     });
     // Incomplete uploads are listed beside the objects, once the store is open.
     const uploads = (options.incompleteUploads ?? DEFAULTS.incompleteUploads)

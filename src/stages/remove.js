@@ -15,6 +15,7 @@ const { UsageError, SafetyError } = require('../errors');
 const { runSignal } = require('../signal');
 const { describeS3Error } = require('../stores/s3-errors');
 const { resolvePaths } = require('./paths');
+const { removeVersions } = require('./delete-versions');
 
 const BATCH = 1000; // DeleteObjects takes at most 1000 keys
 const MAX_NAMED = 10000;
@@ -22,9 +23,11 @@ const MAX_NAMED = 10000;
 /**
  * Options: source (or bucket / prefix), range and filter options, dryrun, maxDelete, force,
  * deleteConcurrency, maxFailures, journal, resume, resumeMaxAge, signal, stopSignal,
- * onDelete({key, size, dryrun} or {key, size, error}), progress, onProgress, log.
+ * onDelete({key, size, dryrun} or {key, size, error}), progress, onProgress, log. With
+ * allVersions, every version and delete marker instead (delete-versions.js' removeVersions).
  */
 async function rm(options = {}) {
+  if (options.allVersions) return removeVersions(options); // every version and delete marker, for good
   const maxDelete = options.maxDelete === undefined ? undefined : positiveInt(options.maxDelete, '--max-delete', { allowZero: true });
   const concurrency = positiveInt(options.deleteConcurrency ?? DEFAULTS.deleteConcurrency, '--delete-concurrency');
   const maxFailures = positiveInt(options.maxFailures ?? DEFAULTS.maxFailures, '--max-failures');

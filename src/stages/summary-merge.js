@@ -143,7 +143,7 @@ function mergeSummaries(rs) {
     empty: {
       objects: ss.reduce((n, s) => n + s.empty.objects, 0),
       folderMarkers: ss.reduce((n, s) => n + s.empty.folderMarkers, 0),
-      examples: ss.flatMap((s) => s.empty.examples).slice(0, Math.max(0, ...ss.map((s) => s.empty.examples.length)) || 5),
+      examples: ss.flatMap((s) => s.empty.examples).sort(compareKeys).slice(0, Math.max(0, ...ss.map((s) => s.empty.examples.length)) || 5),
     },
     tree: mergeTree(ss.map((s) => s.tree)),
     largest: ss.flatMap((s) => s.largest || []).sort((a, b) => b.size - a.size || compareKeys(a.key, b.key)).slice(0, largestN),

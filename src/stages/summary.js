@@ -7,6 +7,9 @@ const { PrefixTree } = require('./prefix-tree');
 const { KeyTrouble } = require('./key-trouble');
 const { largest: largestOf, oldest: oldestOf } = require('./top-objects');
 const { storageCost, loadPrices, SMALL_OBJECT } = require('./storage-cost');
+const { VersionSummary } = require('./version-summary');
+const { UsageError } = require('../errors');
+const { compareKeys } = require('../keys/order');
 
 const EMPTY_EXAMPLES = 5;
 // --summarize-folders' flat table groups at depth 1 unless --depth is given (the folder
@@ -36,14 +39,39 @@ function folderOf(key, depth) {
   return i < 0 ? '(root)' : key.slice(0, i + 1);
 }
 
+// summarize --by: what an item is grouped by (content-type, metadata:NAME, tag:NAME), from
+// the fields a metadata scan puts on it (object-listing.js).
+function groupingOf(by) {
+  if (by === undefined || by === null || by === '') return null;
+  const b = String(by).trim();
+  if (b.toLowerCase() === 'content-type') return { label: 'content type', of: (it) => it.ContentType || '(none)' };
+  const m = /^(metadata|tag):(.+)$/i.exec(b);
+  if (!m) throw new UsageError(`--by must be content-type, metadata:NAME or tag:NAME, not ${JSON.stringify(b)}`);
+  const name = m[2];
+  if (m[1].toLowerCase() === 'tag') return { label: `tag ${name}`, of: (it) => (it.Tags && Object.prototype.hasOwnProperty.call(it.Tags, name) ? String(it.Tags[name]) : '(none)') };
+  // User metadata names come back in lower case from S3 (HTTP headers).
+  const lower = name.toLowerCase();
+  return { label: `metadata ${lower}`, of: (it) => { const md = it.Metadata || {}; const v = md[lower] ?? md[name]; return v === undefined ? '(none)' : String(v); } };
+}
+
+// The first EMPTY_EXAMPLES keys in S3 order (the same whatever order pages arrive in).
+function addExample(examples, key) {
+  if (examples.length >= EMPTY_EXAMPLES && compareKeys(key, examples[examples.length - 1]) >= 0) return;
+  let i = examples.length;
+  while (i > 0 && compareKeys(key, examples[i - 1]) < 0) i--;
+  if (examples[i - 1] === key) return;
+  examples.splice(i, 0, key);
+  if (examples.length > EMPTY_EXAMPLES) examples.pop();
+}
+
 class Summary {
   /**
    * summarizeFolders, depth: the flat folder table at one depth; treeDepth, maxTreeNodes,
    * prefix: the folder tree below the listing's prefix; top: rows per group table;
    * largest: how many of the largest and of the oldest objects to name; prices: a price
-   * table or a file of one (storage-cost.js).
+   * table or a file of one (storage-cost.js); by: --by's grouping; versions: --all-versions.
    */
-  constructor({ summarizeFolders = false, depth = 1, top = 20, treeDepth = 3, maxTreeNodes = 5000, largest = 20, prefix = '', prices } = {}) {
+  constructor({ summarizeFolders = false, depth = 1, top = 20, treeDepth = 3, maxTreeNodes = 5000, largest = 20, prefix = '', prices, by, versions = false } = {}) {
     this.objects = 0;
     this.bytes = 0;
     this.minSize = null;
@@ -66,9 +94,18 @@ class Summary {
     this.multipart = [0, 0];
     this.empty = { objects: 0, folderMarkers: 0, examples: [] };
     this.prices = loadPrices(prices);
+    this.by = groupingOf(by);
+    this.byGroups = this.by ? new GroupCounter() : null;
+    // --all-versions: the summary counts every version that holds bytes; this splits them.
+    this.versions = versions ? new VersionSummary() : null;
   }
 
   add(item) {
+    if (this.versions) {
+      this.versions.add(item);
+      if (item.DeleteMarker) return;
+    }
+    if (this.byGroups) this.byGroups.add(this.by.of(item), item.Size || 0);
     this.addEntry(item.Key, item.Size, item.LastModified ? +item.LastModified : NaN, item.StorageClass, item.ETag);
   }
 
@@ -91,8 +128,9 @@ class Summary {
     this.extensions.add(extensionOf(key), size);
     if (this.folders) this.folders.add(folderOf(key, this.depth), size);
     if (!Number.isNaN(t)) {
-      if (!this.oldest || t < this.oldest.t) this.oldest = { t, Key: key };
-      if (!this.newest || t > this.newest.t) this.newest = { t, Key: key };
+      // Equal times go to the key first in S3 order, whatever order the pages came in.
+      if (!this.oldest || t < this.oldest.t || (t === this.oldest.t && compareKeys(key, this.oldest.Key) < 0)) this.oldest = { t, Key: key };
+      if (!this.newest || t > this.newest.t || (t === this.newest.t && compareKeys(key, this.newest.Key) < 0)) this.newest = { t, Key: key };
       if (this.oldestN.wants(t)) this.oldestN.add({ v: t, key, size, t, storageClass: cls });
     }
     this.ages.add(t, size);
@@ -103,12 +141,13 @@ class Summary {
     if (size === 0) {
       this.empty.objects++;
       if (key.endsWith('/')) this.empty.folderMarkers++;
-      else if (this.empty.examples.length < EMPTY_EXAMPLES) this.empty.examples.push(key);
+      else addExample(this.empty.examples, key);
     }
   }
 
   /** chunk: a run of listed entries (stores/chunks.js), read without making items. */
   addChunk(chunk) {
+    if (this.versions || this.byGroups) { for (const it of chunk.toItems()) this.add(it); return; }
     for (let i = 0; i < chunk.length; i++) this.addEntry(chunk.key(i), chunk.size(i), chunk.time(i), chunk.storageClass(i), chunk.etag(i));
   }
 
@@ -132,7 +171,9 @@ class Summary {
       extensions: this.extensions.top(this.top),
       folders: this.folders ? this.folders.top(this.top) : undefined,
       depth: this.folders ? this.depth : undefined,
-      approximate: this.extensions.folded || Boolean(this.folders && this.folders.folded),
+      by: this.byGroups ? { label: this.by.label, groups: this.byGroups.top(this.top) } : undefined,
+      versions: this.versions ? this.versions.toJSON() : undefined,
+      approximate: this.extensions.folded || Boolean(this.folders && this.folders.folded) || Boolean(this.byGroups && this.byGroups.folded),
       oldest: at(this.oldest),
       newest: at(this.newest),
       // Added by the report of issue 17: every field above keeps its meaning.
@@ -159,4 +200,4 @@ class Summary {
   }
 }
 
-module.exports = { Summary, extensionOf, folderOf, BOUNDS, FOLDERS_DEPTH };
+module.exports = { Summary, extensionOf, folderOf, groupingOf, BOUNDS, FOLDERS_DEPTH };

@@ -40,7 +40,8 @@ async function sync(options = {}) {
   }
   const dst = cmp.dstListing.store;
   const progress = cmp.srcListing.progress;
-  const run = new CopyRun({ options, journal, src: cmp.srcListing.store, dst, w, co, stats: cmp.stats, signal: cmp.signal, progress });
+  const src = cmp.srcListing.store.base || cmp.srcListing.store; // by version id with --as-of
+  const run = new CopyRun({ options, journal, src, dst, w, co, stats: cmp.stats, signal: cmp.signal, progress });
   const { copier } = run;
   const classes = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
   const folders = differenceFolders(cmp);

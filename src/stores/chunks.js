@@ -34,6 +34,22 @@ class ItemChunk {
   slice(from, to) { return new ItemChunk(this.items.slice(from, to)); }
 
   toItems() { return this.items; }
+
+  // The rows whose keys pass `keep`, as a chunk of the same kind.
+  filterKeys(keep) { return new ItemChunk(this.toItems().filter((it) => keep(it.Key))); }
+
+  // The rows as plain data, for a sort on disk; fromRows turns rows back into a chunk.
+  rows() { return this.toItems().map(itemRow); }
+
+  static fromRows(rows) { return new ItemChunk(rows.map(rowItem)); }
+}
+
+function itemRow(it) {
+  return [it.Key, it.Size, it.LastModified ? +it.LastModified : null, it.ETag ?? null, it.StorageClass];
+}
+
+function rowItem([Key, Size, t, ETag, StorageClass]) {
+  return { Key, Size, LastModified: t === null ? undefined : new Date(t), ETag: ETag ?? undefined, StorageClass };
 }
 
 // Columns as list-parser's ColumnSink makes them: the keys joined with newlines and where
@@ -83,6 +99,12 @@ class ColumnChunk {
   }
 
   slice(from, to = this.length) { return new ColumnChunk(this.c, this.from + from, this.from + Math.min(to, this.length)); }
+
+  filterKeys(keep) { return new ItemChunk(this.toItems().filter((it) => keep(it.Key))); }
+
+  rows() { return this.toItems().map(itemRow); }
+
+  static fromRows(rows) { return ItemChunk.fromRows(rows); }
 
   // Items: {Key, Size, LastModified, ETag, StorageClass}, like every store lists.
   toItems() {

@@ -58,6 +58,15 @@ function objectOutput(h) {
     TagCount: int(h['x-amz-tagging-count']),
     ContentRange: h['content-range'],
     Metadata,
+    // What a metadata scan reports (object-metadata.js).
+    VersionId: h['x-amz-version-id'],
+    BucketKeyEnabled: h['x-amz-server-side-encryption-bucket-key-enabled'] === undefined ? undefined : h['x-amz-server-side-encryption-bucket-key-enabled'] === 'true',
+    ChecksumCRC32: h['x-amz-checksum-crc32'], ChecksumCRC32C: h['x-amz-checksum-crc32c'], ChecksumCRC64NVME: h['x-amz-checksum-crc64nvme'],
+    ChecksumSHA1: h['x-amz-checksum-sha1'], ChecksumSHA256: h['x-amz-checksum-sha256'], ChecksumType: h['x-amz-checksum-type'],
+    ObjectLockMode: h['x-amz-object-lock-mode'],
+    ObjectLockRetainUntilDate: h['x-amz-object-lock-retain-until-date'] ? new Date(h['x-amz-object-lock-retain-until-date']) : undefined,
+    ObjectLockLegalHoldStatus: h['x-amz-object-lock-legal-hold'],
+    Restore: h['x-amz-restore'], ReplicationStatus: h['x-amz-replication-status'], ArchiveStatus: h['x-amz-archive-status'],
   };
 }
 
@@ -91,7 +100,9 @@ class LeanObjects {
   async headObject(p, signal) {
     const h = this._payer(p);
     if (p.IfMatch) h['if-match'] = p.IfMatch;
+    if (p.ChecksumMode) h['x-amz-checksum-mode'] = p.ChecksumMode;
     const query = p.PartNumber ? [['partNumber', String(p.PartNumber)]] : [];
+    if (p.VersionId) query.push(['versionId', p.VersionId]);
     const res = await this.lean.request('HEAD', p.Key, query, checked(h), { signal });
     return objectOutput(res.headers);
   }
@@ -152,7 +163,7 @@ class LeanObjects {
     const h = this._payer(p);
     if (p.IfMatch) h['if-match'] = p.IfMatch;
     if (p.Range) h.range = p.Range;
-    const res = await this.lean.request('GET', p.Key, [], checked(h), { signal });
+    const res = await this.lean.request('GET', p.Key, p.VersionId ? [['versionId', p.VersionId]] : [], checked(h), { signal });
     return { ...objectOutput(res.headers), Body: res.body };
   }
 }

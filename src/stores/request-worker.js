@@ -22,7 +22,26 @@ let received = 0;
 const inflight = new Map(); // id -> its call, or null until the request is sent
 const cancelled = new Set();
 
-function reply(m, buffers) { parentPort.postMessage(m, buffers); }
+// Answers go back in batches, one message per event-loop turn (see request-thread.js).
+let outbox = [], flushing = false;
+function reply(m, buffers) {
+  outbox.push([m, buffers]);
+  if (flushing) return;
+  flushing = true;
+  setImmediate(() => {
+    flushing = false;
+    const out = outbox;
+    outbox = [];
+    if (out.length === 1) { parentPort.postMessage(out[0][0], out[0][1]); return; }
+    const moved = new Set();
+    for (const [, b] of out) if (b) for (const x of b) moved.add(x);
+    try {
+      parentPort.postMessage({ batch: out.map((x) => x[0]) }, [...moved]);
+    } catch {
+      for (const [msg, b] of out) parentPort.postMessage(msg, b); // one that would not clone fails alone
+    }
+  });
+}
 
 function start(msg) {
   const m = unflatRequest(msg);
@@ -52,8 +71,13 @@ function start(msg) {
     .catch((err) => reply({ id: m.id, error: err.message, badPage: err instanceof PageError })); // a page that would not parse
 }
 
-parentPort.on('message', (m) => {
+function handle(m) {
   if (typeof m !== 'number') start(m);
   else if (inflight.get(m)) inflight.get(m).destroy(); // cancelled
   else if (inflight.has(m)) cancelled.add(m); // cancelled before it was sent
+}
+
+parentPort.on('message', (m) => {
+  if (m && m.batch) for (const x of m.batch) handle(x);
+  else handle(m);
 });

@@ -7,7 +7,7 @@ const {
   ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand, HeadObjectCommand, GetObjectCommand,
   GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
   UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListMultipartUploadsCommand,
-  DeleteObjectsCommand, ListPartsCommand, CreateBucketCommand, DeleteBucketCommand,
+  DeleteObjectsCommand, ListPartsCommand, CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, ListObjectVersionsCommand,
 } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode, isThrottle, Throttled } = require('./s3-errors');
@@ -20,12 +20,16 @@ const { LeanRequests, FallBack } = require('./lean-requests');
 const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
 const { readFilePart, openFileSink } = require('./file-io');
+const { parseListObjectVersions } = require('./version-parser');
+const { leanTagging } = require('./lean-tagging');
 
 // The SDK has decoded XML entities already; %-escapes only where the answer says so.
 function decodeKey(k, url = true) {
   return k === undefined || !url ? k : decodeUrlKey(k);
 }
 
+// What an XML request body cannot carry as it is: C0 controls but TAB and LF, U+FFFE, U+FFFF.
+const XML_UNSAFE = /[\x00-\x08\x0b-\x1f\ufffe\uffff]/;
 
 function toItem(c, url = true) {
   return {
@@ -173,6 +177,63 @@ class S3Store {
     return { items, prefixes, truncated: Boolean(out.IsTruncated), nextToken: out.NextContinuationToken };
   }
 
+  // One ListObjectVersions page ({prefix, keyMarker, versionIdMarker, maxKeys, delimiter,
+  // signal}), read in the answer's own order (version-parser.js): the lean path, else the
+  // SDK, whose raw answer is kept for the same parser (its two arrays lose the order).
+  async listVersionsPage(args) {
+    try {
+      if (this.lean) {
+        try {
+          const query = [['versions', ''], ['encoding-type', 'url']];
+          if (args.prefix) query.push(['prefix', args.prefix]);
+          if (args.delimiter) query.push(['delimiter', args.delimiter]);
+          if (args.keyMarker) query.push(['key-marker', args.keyMarker]);
+          if (args.keyMarker && args.versionIdMarker) query.push(['version-id-marker', args.versionIdMarker]);
+          if (args.maxKeys) query.push(['max-keys', String(args.maxKeys)]);
+          const res = await this.lean.request('GET', null, query, this.requestPayer ? { 'x-amz-request-payer': 'requester' } : {}, { signal: args.signal });
+          return parseListObjectVersions(res.body, { folders: Boolean(args.delimiter) });
+        } catch (err) {
+          if (err instanceof PageError) throw err;
+          this._fellBack(err);
+        }
+      }
+      return await this._sdkListVersions(args);
+    } catch (err) {
+      if (!(err instanceof PageError)) throw err;
+      throw new FatalError(`a version list page of bucket ${JSON.stringify(this.bucket)} cannot be read (${describePage({ ...args, startAfter: args.keyMarker })}): ${err.message}`);
+    }
+  }
+
+  async _sdkListVersions({ prefix, keyMarker, versionIdMarker, maxKeys, delimiter, signal }) {
+    const cmd = new ListObjectVersionsCommand({
+      Bucket: this.bucket, Prefix: prefix || undefined, KeyMarker: keyMarker || undefined,
+      VersionIdMarker: keyMarker && versionIdMarker ? versionIdMarker : undefined, MaxKeys: maxKeys,
+      Delimiter: delimiter || undefined, EncodingType: 'url', RequestPayer: this.requestPayer,
+    });
+    let raw = null;
+    // Inside the deserializer, per attempt: the body of a 200 is read here and handed on.
+    cmd.middlewareStack.add((next) => async (a) => {
+      const r = await next(a);
+      const res = r.response;
+      if (res && res.statusCode === 200 && res.body && typeof res.body.on === 'function') {
+        const parts = [];
+        for await (const c of res.body) parts.push(c);
+        raw = Buffer.concat(parts);
+        res.body = raw;
+      }
+      return r;
+    }, { step: 'deserialize', priority: 'low', name: 's3blitzRawVersions' });
+    let out;
+    try {
+      out = await this.client.send(cmd, { abortSignal: signal });
+    } catch (err) {
+      throw describeS3Error(err, { bucket: this.bucket, endpoint: this.endpoint, op: 'ListObjectVersions' });
+    }
+    if (this.stats && out.$metadata && out.$metadata.attempts > 1) this.stats.retries += out.$metadata.attempts - 1;
+    if (!raw) throw new FatalError('the ListObjectVersions answer could not be read in its own order (no raw answer from the SDK client)');
+    return parseListObjectVersions(raw, { folders: Boolean(delimiter) });
+  }
+
   // Object requests: S3 API parameters without Bucket; the SDK's answer. Their callers
   // count them; stat, readStream and deleteKeys (which every store has) count their own.
   _send(Command, params, signal) {
@@ -199,7 +260,16 @@ class S3Store {
     if (Buffer.isBuffer(out.Body)) return out;
     return { ...out, Body: Buffer.from(await out.Body.transformToByteArray()) };
   }
-  getObjectTagging(params, signal) { return this._send(GetObjectTaggingCommand, params, signal); }
+  async getObjectTagging(params, signal) {
+    if (this.lean && !params.Bucket) {
+      try {
+        return await leanTagging(this.lean, { RequestPayer: this.requestPayer, ...params }, signal);
+      } catch (err) {
+        this._fellBack(err);
+      }
+    }
+    return this._send(GetObjectTaggingCommand, params, signal);
+  }
   putObject(params, signal) {
     // Only a buffered body with its MD5 takes the lean path; streams go to the SDK.
     if (!Buffer.isBuffer(params.Body) || !params.ContentMD5) return this._send(PutObjectCommand, params, signal);
@@ -320,9 +390,42 @@ class S3Store {
 
   // Deletes up to 1000 keys in one request; the keys it could not delete, with S3's reasons.
   async deleteKeys(keys, signal) {
+    const errors = await this.deleteVersions(keys.map((Key) => ({ Key })), signal);
+    return errors.map(({ key, reason }) => ({ key, reason }));
+  }
+
+  // Deletes up to 1000 versions ({Key, VersionId}; without VersionId, the key) in one
+  // request; those it could not delete, with S3's reasons. A key that an XML request body
+  // cannot carry as it is (control characters, U+FFFE, U+FFFF: XML 1.0 refuses most of them
+  // and turns CR into LF) is deleted by its own DeleteObject, which names it in the URL.
+  async deleteVersions(versions, signal) {
+    const inXml = [], alone = [];
+    for (const v of versions) (XML_UNSAFE.test(v.Key) ? alone : inXml).push(v);
+    const errors = [];
+    if (inXml.length) {
+      if (this.stats) this.stats.count('DELETE');
+      const Objects = inXml.map((v) => (v.VersionId === undefined ? { Key: v.Key } : { Key: v.Key, VersionId: v.VersionId }));
+      const out = await this._send(DeleteObjectsCommand, { Delete: { Objects, Quiet: true } }, signal);
+      for (const e of out.Errors || []) errors.push({ key: e.Key, versionId: e.VersionId, reason: `${e.Code} ${e.Message || ''}`.trim() });
+    }
+    for (const v of alone) {
+      try {
+        if (this.stats) this.stats.count('DELETE');
+        await this._send(DeleteObjectCommand, { Key: v.Key, VersionId: v.VersionId }, signal);
+      } catch (err) {
+        if (httpStatus(err) === 404 && errorCode(err) !== 'NoSuchBucket') continue; // already gone
+        if (httpStatus(err) === undefined || isThrottle(err) || errorCode(err) === 'NoSuchBucket') throw err;
+        errors.push({ key: v.Key, versionId: v.VersionId, reason: describeS3Error(err, { bucket: this.bucket, key: v.Key }).message });
+      }
+    }
+    return errors;
+  }
+
+  // Deletes one key without a version: a delete marker where versioning is on.
+  async deleteObject(key, signal) {
     if (this.stats) this.stats.count('DELETE');
-    const out = await this._send(DeleteObjectsCommand, { Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }, signal);
-    return (out.Errors || []).map((e) => ({ key: e.Key, reason: `${e.Code} ${e.Message || ''}`.trim() }));
+    const out = await this._send(DeleteObjectCommand, { Key: key }, signal);
+    return { versionId: out.VersionId, deleteMarker: Boolean(out.DeleteMarker) };
   }
 
   // HeadObject through the SDK, every field it answers (head), with the object's tags when
@@ -369,7 +472,7 @@ class S3Store {
   // The object's bytes as a stream, pinned to the listed version by its ETag.
   async readStream(item, signal) {
     if (this.stats) this.stats.count('GET');
-    const out = await this.getObject({ Key: item.Key, IfMatch: item.ETag || undefined }, signal);
+    const out = await this.getObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: item.ETag || undefined }, signal);
     return out.Body;
   }
 

@@ -119,7 +119,7 @@ class Copier {
     if (outcome.status !== 'copied' && outcome.status !== 'planned' && this.failures.length < MAX_NAMED) {
       this.failures.push({ key: item.Key, targetKey, status: outcome.status, reason: outcome.reason });
     }
-    if (this.onObject) this.onObject({ key: item.Key, targetKey, size: item.Size, ...outcome });
+    if (this.onObject) this.onObject({ key: item.Key, targetKey, size: item.Size, versionId: item.VersionId, ...outcome });
   }
 
   // Failures by reason, the keys left out so that one reason counts once; when the first

@@ -13,7 +13,7 @@ const { httpStatus, errorCode } = require('../stores/s3-errors');
 async function headSource(job, partNumber, ifMatch = true) {
   const { src, item, stats, signal } = job;
   stats.count('HEAD');
-  return src.headObject({ Key: item.Key, IfMatch: ifMatch ? item.ETag || undefined : undefined, PartNumber: partNumber }, signal);
+  return src.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: ifMatch ? item.ETag || undefined : undefined, PartNumber: partNumber }, signal);
 }
 
 // Answers to HeadObject partNumber=1 that say the server cannot do it, not that the object
@@ -49,7 +49,7 @@ async function sourceTagging(job, head) {
   const { src, item, stats, signal } = job;
   try {
     stats.count('GET');
-    const out = await src.getObjectTagging({ Key: item.Key }, signal);
+    const out = await src.getObjectTagging({ Key: item.Key, VersionId: item.VersionId }, signal);
     const tags = out.TagSet || [];
     return tags.length ? new URLSearchParams(tags.map((t) => [t.Key, t.Value])).toString() : undefined;
   } catch (err) {
@@ -65,7 +65,7 @@ async function copySmall(job) {
   const { src, dst, item, key, w, stats, signal } = job;
   const params = {
     Key: key,
-    CopySource: copySource(src.bucket, item.Key),
+    CopySource: copySource(src.bucket, item.Key, item.VersionId),
     CopySourceIfMatch: item.ETag || undefined,
     ...commonWriteParams(w, item.StorageClass),
   };
@@ -112,7 +112,7 @@ async function copyMultipart(job) {
   try {
     if (signal && signal.aborted) throw signal.reason || new Error('aborted');
     const limit = pLimit(job.partConcurrency || DEFAULTS.partConcurrency);
-    const source = copySource(src.bucket, item.Key);
+    const source = copySource(src.bucket, item.Key, item.VersionId);
     const parts = await Promise.all(partRanges(item.Size, partSize).map(([start, end], i) => limit(async () => {
       if (signal && signal.aborted) throw signal.reason || new Error('aborted');
       stats.count('COPY');

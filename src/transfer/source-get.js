@@ -7,7 +7,7 @@ const { addAbortSignal } = require('stream');
 function getSource(job, range, signal) {
   const { item, src, stats } = job;
   stats.count('GET');
-  return src.getObject({ Key: item.Key, Range: range, IfMatch: item.ETag || undefined }, signal);
+  return src.getObject({ Key: item.Key, VersionId: item.VersionId, Range: range, IfMatch: item.ETag || undefined }, signal);
 }
 
 // Feeds a GetObject body to `onChunk(chunk, offset)` one chunk at a time (awaiting it, so

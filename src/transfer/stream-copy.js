@@ -32,7 +32,7 @@ async function sourceTagging(job, tagCount) {
   if (!tagCount) return undefined;
   const { item, src, stats, signal } = job;
   stats.count('GET');
-  const out = await src.getObjectTagging({ Key: item.Key }, signal);
+  const out = await src.getObjectTagging({ Key: item.Key, VersionId: item.VersionId }, signal);
   return (out.TagSet || []).map((t) => `${encodeURIComponent(t.Key)}=${encodeURIComponent(t.Value)}`).join('&');
 }
 

@@ -51,6 +51,16 @@ async function main(): Promise<number> {
   const names = buckets.map((b) => b.Name);
   const order: number = s3blitz.compareKeys('a', 'b');
   const text: string = s3blitz.report.copy(copied).text() + s3blitz.report.comparison(diff, { human: true }).json();
+  for await (const v of s3blitz.items({ source: 's3://b', allVersions: true })) void [v.VersionId, v.IsLatest, v.DeleteMarker];
+  for await (const o of s3blitz.items({ source: 's3://b', withMetadata: true, withTags: true })) void [o.ContentType, o.Metadata, o.Tags];
+  const byType = await s3blitz.summarize({ source: 's3://b', by: 'content-type', largest: 5 });
+  const heads: number | undefined = byType.metadataScan?.headRequests;
+  const estimate = await s3blitz.estimateMetadataScan({ source: 's3://b', withMetadata: true });
+  const versionsGone = await s3blitz.removeVersions({ source: 's3://b/tmp/', allVersions: true, maxDelete: 1000 });
+  const markers: number | undefined = versionsGone.deleteMarkers?.objects;
+  await s3blitz.copy({ source: 's3://b', target: 's3://restore', asOf: '2024-06-01T12:00:00Z' });
+  await s3blitz.rb({ source: 's3://old-versioned', force: true, allVersions: true });
+  void heads; void estimate.headRequests; void markers;
   const listing = new s3blitz.Listing({ source: 's3://b' });
   for await (const it of listing.items()) void it;
   listing.close();

@@ -59,3 +59,15 @@ test('group counts stay bounded on random names and fold into other', () => {
   expect(top.reduce((n, r) => n + r.objects, 0)).toBe(100001);
   expect(g.folded).toBe(true);
 });
+
+test('the same objects in any order give the same summary (equal times, empty objects)', () => {
+  // Pages of an unordered listing arrive in any order: ties must not go to whichever came first.
+  const items = [item('pre/', 0, 5000), item('pre0', 0, 5000), item('é', 0, 5000), item('a', 3, 1000), item('b', 3, 1000),
+    item('z/0', 0, 2000), item('y', 0, 2000), item('x', 0, 2000), item('w', 0, 2000), item('v', 0, 2000), item('u', 0, 2000)];
+  const summaryOf = (list) => { const s = new Summary({ largest: 2 }); for (const it of list) s.add(it); return s.toJSON(); };
+  const forward = summaryOf(items), backward = summaryOf([...items].reverse());
+  expect(backward).toEqual(forward);
+  expect(forward.newest.key).toBe('pre/');
+  expect(forward.oldest.key).toBe('a');
+  expect(forward.empty.examples).toEqual(['pre0', 'u', 'v', 'w', 'x']);
+});
