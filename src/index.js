@@ -15,6 +15,8 @@ const errors = require('./errors');
 const { checkOptions } = require('./options');
 const { plan, sharded, writeResult } = require('./stages/shards');
 const { merge, mergeResults, readResults } = require('./stages/merge');
+const { manifest } = require('./stages/manifest');
+const batchManifest = require('./stages/batch-manifest');
 
 // A listing whose options are checked against the table, as every function's are.
 class Listing extends ListingImpl {
@@ -63,6 +65,7 @@ const headChecked = checked('head', head);
 const putStreamChecked = checked('putStream', putStream);
 const mbChecked = checked('mb', mb);
 const rbChecked = checked('rb', rb);
+const manifestChecked = checked('manifest', manifest);
 
 module.exports = {
   items, pages,
@@ -83,6 +86,8 @@ module.exports = {
   mb: mbChecked,
   rb: rbChecked,
   plan: planChecked,
+  manifest: manifestChecked,
+  batchManifest,
   merge, mergeResults, readResults, writeResult,
   Listing, ParallelLister, compareKeys, report,
   EXIT, S3BlitzError, UsageError, FatalError, SafetyError, ObjectError,

@@ -8,6 +8,7 @@ const report = require('../report');
 const { itemJson, itemLong, itemLongHuman, chunkLines, statsText } = report.format;
 const { Progress } = require('../progress');
 const { help } = require('../options');
+const { batchCsvFormat, batchRows } = require('./batch-csv');
 
 function common(cmd) {
   return outputOptions(sourceOptions(connectionOptions(cmd)));
@@ -21,7 +22,7 @@ function notice(opts) {
 // interruption says so itself); a wildcard that matched nothing says so and exits 1.
 function finish(opts, res) {
   if (opts.verbose && res.stats) writeErr(`${statsText(res.stats)}\n`);
-  if (res.complete === false && opts.maxListRequests !== undefined && !opts.quiet && formatOf(opts) === 'text') writeErr('s3blitz: the listing is incomplete (--max-list-requests)\n');
+  if (res.complete === false && opts.maxListRequests !== undefined && !opts.quiet && (opts.format === 's3-batch-csv' || formatOf(opts) === 'text')) writeErr('s3blitz: the listing is incomplete (--max-list-requests)\n');
   if (res.noMatch) { writeErr(`s3blitz: ${res.noMatch}\n`); return 1; }
   return 0;
 }
@@ -43,19 +44,24 @@ function register(program) {
     .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
     .option('-l, --long', 'date, size and key')
     .option('--unordered', 'print pages as they arrive (faster; order not guaranteed)')
+    .option('--format <format>', 'text, json, or s3-batch-csv: an S3 Batch Operations manifest (bucket,key with keys URL-encoded)')
     .addHelpText('after', examples([
       's3blitz ls s3://my-bucket/logs/2024/',
       's3blitz ls s3://my-bucket --long --pattern .parquet',
       's3blitz ls --bucket my-bucket --start-after a --stop-at m --json',
       "s3blitz ls s3://my-bucket --filter 'js:({Size}) => Size > 1e9' --unordered > big.txt",
+      's3blitz ls s3://my-bucket/logs/ --format s3-batch-csv > manifest.csv',
     ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const { example, libOpts } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
-      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long ? (opts.humanReadable ? itemLongHuman : itemLong) : null;
+      const batchCsv = batchCsvFormat(opts);
+      const fmt = batchCsv ? null : formatOf(opts) === 'json' ? itemJson : opts.long ? (opts.humanReadable ? itemLongHuman : itemLong) : null;
       const listing = new lib.Listing(libOpts);
       try {
+        const rows = batchCsv ? batchRows(listing) : null;
         for await (const chunk of listing.chunks()) {
+          if (rows) { await writeOut(rows(chunk)); continue; }
           if (!fmt) { await writeOut(chunkLines(chunk)); continue; }
           let text = '';
           for (const it of chunk.toItems()) text += fmt(it) + '\n';
@@ -147,4 +153,4 @@ function register(program) {
     }));
 }
 
-module.exports = { register, finish, notice };
+module.exports = { register, finish, notice, prepare };
