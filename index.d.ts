@@ -124,6 +124,76 @@ export interface SourceOptions extends ConnectionOptions {
   log?: (message: string) => void;
   progress?: unknown;
   stats?: unknown;
+  /** This process's shard, "I/N" (0-based); else the engine's variable (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID). */
+  shard?: string;
+  /** The job is split into this many shards; each process plans them itself (the same N, the same ranges). */
+  shards?: number | string;
+  /** A plan written by plan(): a file, or the plan itself. */
+  plan?: string | Plan;
+  /** Where to write the result as JSON for merge: a file or s3://bucket/key; %i is the shard index. */
+  result?: string;
+}
+
+export interface ShardRange {
+  index: number;
+  startAfter: string | null;
+  stopAt: string | null;
+  estimatedObjects: number;
+  empty?: boolean;
+}
+
+export interface Plan {
+  version: 1;
+  source: string;
+  range: { prefix: string; startAfter: string | null; stopAt: string | null };
+  shards: number;
+  requests: number;
+  estimatedObjects: number;
+  exact: boolean;
+  createdAt: string;
+  ranges: ShardRange[];
+}
+
+export interface PlanOptions extends SourceOptions {
+  shards: number | string;
+  /** List requests the plan may spend (default 64 + 6 per shard, at most 1000). */
+  planBudget?: number | string;
+}
+
+/** What a shard's result says of its shard. */
+export interface ShardInfo {
+  index: number;
+  of: number;
+  via: string;
+  empty: boolean;
+  startAfter: string | null;
+  stopAt: string | null;
+  plan: { source: string; requests: number; estimatedObjects: number; range: Plan['range'] };
+}
+
+/** A result written with --result / the result option. */
+export interface ShardResultDocument {
+  version: 1;
+  command: string;
+  finishedAt: string;
+  shard: ShardInfo | null;
+  result: Record<string, unknown>;
+}
+
+export interface MergeOptions extends ConnectionOptions {
+  /** Refuse (SafetyError, exit 4) when the shards deleted more than this in all. */
+  maxDelete?: number;
+}
+
+/** The shards' results combined: the command's own result fields, and which shards there were. */
+export interface MergedResult {
+  command: string;
+  shards: { of: number; present: number; missing: number[] };
+  source: string;
+  target?: string;
+  complete: boolean;
+  stats: Record<string, unknown>;
+  [field: string]: unknown;
 }
 
 export interface TargetOptions {
@@ -389,7 +459,7 @@ export interface PutStreamResult { target: string; bytes: number; parts: number;
 
 /** manifest: an S3 Batch Operations manifest (CSV) of what a listing selects. */
 export interface ManifestOptions extends SourceOptions {
-  /** A local file, or s3://bucket/key. */
+  /** A local file, or s3://bucket/key; with a shard, "%i" in it is the shard's index. */
   output: string;
   /** An S3 manifest longer than this goes up in parts of this size (default 8MiB). */
   partSize?: number | string;
@@ -397,6 +467,7 @@ export interface ManifestOptions extends SourceOptions {
 
 export interface ManifestResult extends ReadResult {
   output: string;
+  source: string;
   bucket: string;
   objects: number;
   bytes: number;
@@ -406,6 +477,7 @@ export interface ManifestResult extends ReadResult {
   spec: { Format: 'S3BatchOperations_CSV_20180820'; Fields: Array<'Bucket' | 'Key' | 'VersionId'> };
   /** The Location of a CreateJob request's Manifest (an s3:// output only). */
   location: { ObjectArn: string; ETag: string } | null;
+  shard?: ShardInfo;
 }
 
 export interface BucketOptions extends ConnectionOptions {
@@ -452,6 +524,11 @@ export const batchManifest: {
   parseManifestRow(line: string): { bucket: string; key: string; versionId?: string };
 };
 export function mb(options: BucketOptions): Promise<{ bucket: string; created: boolean }>;
+export function plan(options: PlanOptions): Promise<Plan>;
+export function merge(paths: string | string[], options?: MergeOptions): Promise<MergedResult>;
+export function mergeResults(results: ShardResultDocument[], options?: MergeOptions): MergedResult;
+export function readResults(paths: string[], options?: ConnectionOptions): Promise<(ShardResultDocument & { where: string })[]>;
+export function writeResult(where: string, command: string, result: unknown, options?: ConnectionOptions, shard?: unknown): Promise<string>;
 export function rb(options: RbOptions): Promise<{ bucket: string; removed: boolean; emptied: RmResult | null; ok: boolean }>;
 
 export class Listing {

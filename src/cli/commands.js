@@ -7,6 +7,7 @@ const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run')
 const report = require('../report');
 const { itemJson, itemLong, itemLongHuman, chunkLines, statsText } = report.format;
 const { Progress } = require('../progress');
+const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('../stages/shards');
 const { help } = require('../options');
 const { batchCsvFormat, batchRows } = require('./batch-csv');
 
@@ -53,10 +54,14 @@ function register(program) {
       's3blitz ls s3://my-bucket/logs/ --format s3-batch-csv > manifest.csv',
     ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
-      const { example, libOpts } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
+      const { example, libOpts: asked } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
       const batchCsv = batchCsvFormat(opts);
       const fmt = batchCsv ? null : formatOf(opts) === 'json' ? itemJson : opts.long ? (opts.humanReadable ? itemLongHuman : itemLong) : null;
+      // A shard lists its own range of the source (stages/shards.js).
+      const shard = await resolveShard(asked);
+      if (shard && !opts.quiet) writeErr(`s3blitz: shard ${shard.index} of ${shard.of} (from ${shard.via}): ${shardText(shard)}\n`);
+      const libOpts = shard ? shardOptions(asked, shard) : { ...asked, result: undefined };
       const listing = new lib.Listing(libOpts);
       try {
         const rows = batchCsv ? batchRows(listing) : null;
@@ -68,7 +73,10 @@ function register(program) {
           await writeOut(text);
         }
       } finally { listing.close(); }
-      return finish(opts, { stats: listing.stats.toJSON(), complete: listing.complete, noMatch: listing.noMatch && listing.noMatchText });
+      const res = { source: listing.location.text, objects: listing.listed, stats: listing.stats.toJSON(), complete: listing.complete, noMatch: listing.noMatch && listing.noMatchText };
+      if (shard) res.shard = shardInfo(shard);
+      if (asked.result !== undefined) await writeResult(asked.result, 'ls', res, asked, shard);
+      return finish(opts, res);
     }));
 
   outputOptions(connectionOptions(program.command('list-buckets')))

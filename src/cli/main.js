@@ -4,6 +4,7 @@ const { register } = require('./commands');
 const { registerCopy } = require('./copy-command');
 const { registerCompare } = require('./compare-commands');
 const { registerObjects } = require('./object-commands');
+const { registerShards } = require('./shard-commands');
 const { registerManifest } = require('./manifest-command');
 const { EXIT } = require('../errors');
 const pkg = require('../../package.json');
@@ -38,6 +39,7 @@ Examples:
   registerCopy(program);
   registerCompare(program);
   registerObjects(program);
+  registerShards(program);
   registerManifest(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;

@@ -33,7 +33,11 @@ function sourceOptions(cmd) {
     .option('--max-list-requests <n>', 'stop after n list requests (the result is marked incomplete)')
     .option('--sequential', 'list with one plain ListObjectsV2 walk, no parallel ranges')
     .option('--split-hints <file>', 'start the listing cut where these keys are (JSON of an earlier run, keys one per line, or an S3 Inventory CSV)')
-    .option('--no-split-hints', 'do not start from where the last listing of this bucket and prefix found its keys');
+    .option('--no-split-hints', 'do not start from where the last listing of this bucket and prefix found its keys')
+    .option('--shard <i/n>', 'take shard i (0-based) of n: one key range of a plan (--plan, or --shards computes it); the index may come from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX or SLURM_ARRAY_TASK_ID')
+    .option('--shards <n>', 'the job is split into n shards (each process plans them itself; the same n gives the same ranges)')
+    .option('--plan <file>', 'a plan of shards written by s3blitz plan')
+    .option('--result <file>', 'also write the result as JSON there (a file, or s3://bucket/key; %i is the shard index), for s3blitz merge');
 }
 
 function outputOptions(cmd, { json = true } = {}) {
@@ -65,6 +69,7 @@ function libraryOptions(source, opts) {
   const rules = opts.include || opts.exclude;
   if (rules && rules.length) o.pathFilters = rules;
   if (typeof opts.splitHints === 'string' || opts.splitHints === false) o.splitHints = opts.splitHints;
+  for (const k of ['shard', 'shards', 'plan', 'result']) if (opts[k] !== undefined) o[k] = opts[k];
   return o;
 }
 

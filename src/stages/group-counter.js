@@ -24,6 +24,22 @@ class GroupCounter {
     this.folded = true;
   }
 
+  // Every group's counts, so shards' tables merge exactly (stages/summary-merge.js).
+  state() { return { groups: [...this.groups].map(([name, [n, b]]) => [name, n, b]), other: [...this.other], folded: this.folded }; }
+
+  /** Adds another's state to this one (folding as add would, past twice the cap). */
+  merge(st) {
+    for (const [name, n, b] of st.groups) {
+      const g = this.groups.get(name);
+      if (g) { g[0] += n; g[1] += b; } else this.groups.set(name, [n, b]);
+    }
+    this.other[0] += st.other[0];
+    this.other[1] += st.other[1];
+    this.folded = this.folded || st.folded;
+    if (this.groups.size > 2 * this.cap) this._fold(this.cap);
+    return this;
+  }
+
   // Top n groups by bytes, then one "other" row for the rest.
   top(n) {
     const rows = [...this.groups.entries()].sort((a, b) => b[1][1] - a[1][1] || b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1));

@@ -14,6 +14,7 @@ const { describeS3Error } = require('../stores/s3-errors');
 const { uploadStream } = require('../transfer/stream-upload');
 const { parseSize } = require('../transfer/part-layout');
 const { manifestRows, manifestSpec } = require('./batch-manifest');
+const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('./shards');
 const { UsageError, FatalError } = require('../errors');
 
 // The S3 partition of a region, for the manifest's ARN.
@@ -35,14 +36,27 @@ function outputLocation(output) {
 /**
  * manifest: options of a listing (source, range, filters, connection), output (a file,
  * or s3://bucket/key) and partSize (the parts of an upload longer than one; default 8MiB).
- * Resolves to {output, bucket, objects, bytes, etag, etagSource, spec, location, complete,
- * stats}; etagSource 's3' is the ETag S3 answered the upload with, 'md5' the MD5 of the
- * local file (its ETag once uploaded in one PutObject).
+ * With a shard (shard, shards, plan, as every command that reads a source takes them) it
+ * writes its shard's objects, to an output whose "%i" is the shard's index, and its result
+ * where result says. Resolves to {output, source, bucket, objects, bytes, etag, etagSource,
+ * spec, location, complete, stats, shard?}; etagSource 's3' is the ETag S3 answered the
+ * upload with, 'md5' the MD5 of the local file (its ETag once uploaded in one PutObject).
  */
 async function manifest(options = {}) {
-  const out = outputLocation(options.output);
+  outputLocation(String(options.output ?? '').replace(/%i/g, '0')); // checked before any listing
   const partSize = parseSize(options.partSize, '--part-size'); // default: uploadStream's
   if (partSize !== undefined && (partSize < 5 * 1024 * 1024 || partSize > 5 * 1024 ** 3)) throw new UsageError('--part-size must be between 5MiB and 5GiB (S3\'s limits for a part)');
+  const shard = await resolveShard(options);
+  if (shard && !String(options.output).includes('%i')) throw new UsageError(`--output ${options.output}: a shard's manifest needs "%i" (the shard's index) in its name, or the shards overwrite each other's`);
+  if (shard && options.log) options.log(`shard ${shard.index} of ${shard.of} (from ${shard.via}): ${shardText(shard)}`);
+  const out = outputLocation(String(options.output).replace(/%i/g, shard ? String(shard.index) : '0'));
+  const res = await write(shard ? shardOptions(options, shard) : { ...options, result: undefined }, out, partSize);
+  if (shard) res.shard = shardInfo(shard);
+  if (options.result !== undefined) await writeResult(options.result, 'manifest', res, options, shard);
+  return res;
+}
+
+async function write(options, out, partSize) {
   const listing = new Listing(options);
   try {
     if (listing.store.type !== 's3') throw new UsageError(`manifest needs an s3:// source: a Batch Operations manifest names objects in a bucket, not ${JSON.stringify(listing.location.text)}`);
@@ -64,7 +78,7 @@ async function manifest(options = {}) {
       : await toFile(out.path, csv(), listing.signal);
     return {
       output: out.type === 's3' ? `s3://${out.bucket}/${out.prefix}` : out.path,
-      bucket, objects, ...written,
+      source: listing.location.text, bucket, objects, ...written,
       spec: manifestSpec(),
       complete: listing.complete,
       stats: listing.stats.toJSON(),

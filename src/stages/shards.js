@@ -127,6 +127,13 @@ function shardInfo(shard) {
   return { index: shard.index, of: shard.of, via: shard.via, empty: shard.range.empty, startAfter: shard.range.startAfter, stopAt: shard.range.stopAt, plan: shard.plan };
 }
 
+/** What a shard's range is, in words. */
+function shardText(shard) {
+  if (shard.range.empty) return 'the plan gives it no keys';
+  const { startAfter: a, stopAt: b } = shard.range;
+  return `keys ${a === null ? 'from the start' : `after ${JSON.stringify(a)}`} ${b === null ? 'to the end' : `up to ${JSON.stringify(b)}`}`;
+}
+
 /**
  * fn (a library command) taking shard, shards and plan options too, and result: where to
  * write the result as JSON (a file, or an s3:// URL so shards on other machines leave it in a
@@ -137,6 +144,7 @@ function sharded(name, fn) {
     const shard = await resolveShard(options);
     const { result: where } = options;
     const opts = shard ? shardOptions(options, shard) : { ...options, result: undefined };
+    if (shard && options.log) options.log(`shard ${shard.index} of ${shard.of} (from ${shard.via}): ${shardText(shard)}`);
     const r = await fn(opts, ...rest);
     const out = shard && r && typeof r === 'object' && !Array.isArray(r) ? { ...r, shard: shardInfo(shard) } : r;
     if (where !== undefined) await writeResult(where, name, out, options, shard);
@@ -175,4 +183,4 @@ function connectionOf(o) {
   return out;
 }
 
-module.exports = { plan, resolveShard, shardIndex, shardOptions, shardInfo, sharded, writeResult, connectionOf, parseShard, readPlan, INDEX_VARIABLES, PLAN_VERSION, RESULT_VERSION };
+module.exports = { plan, shardText, resolveShard, shardIndex, shardOptions, shardInfo, sharded, writeResult, connectionOf, parseShard, readPlan, INDEX_VARIABLES, PLAN_VERSION, RESULT_VERSION };

@@ -10,14 +10,17 @@ const { SizeQuantiles } = require('./size-quantiles');
 const { AgeHistogram } = require('./age-histogram');
 const { storageCost } = require('./storage-cost');
 const { compareKeys } = require('../keys/order');
+const { GroupCounter } = require('./group-counter');
+const { KINDS } = require('./key-trouble');
 
+// Rows with the same value of `key` as one row, their counters added up.
+const COUNTERS = ['objects', 'bytes', 'smallObjects', 'smallBytes'];
 const sumBy = (rows, key) => {
   const m = new Map();
   for (const r of rows) {
-    const k = r[key];
-    const cur = m.get(k);
-    if (!cur) m.set(k, { ...r });
-    else for (const [f, v] of Object.entries(r)) if (typeof v === 'number' && f !== key) cur[f] = (cur[f] || 0) + v;
+    const cur = m.get(r[key]);
+    if (!cur) m.set(r[key], { ...r });
+    else for (const f of COUNTERS) if (typeof r[f] === 'number') cur[f] = (cur[f] || 0) + r[f];
   }
   return [...m.values()];
 };
@@ -67,11 +70,12 @@ function mergeTree(trees) {
   let nodes = 0;
   const count = (n) => { nodes++; for (const c of n.children || []) count(c); };
   const root = mergeNode(present.map((t) => t.root));
-  count(root);
+  for (const c of root.children || []) count(c); // as the tree counts them: folders, not its root
   return { depth: present[0].depth, maxNodes: present[0].maxNodes, nodes, approximate: present.some((t) => t.approximate), root };
 }
 
-// Troublesome keys: counts added up, examples kept in key order (shards come in key order).
+// Troublesome keys: counts added up; examples, the first each shard saw, in shard order (one
+// process keeps the first it sees too, in the order pages arrive).
 function mergeTrouble(list) {
   const present = list.filter(Boolean);
   if (!present.length) return null;
@@ -83,7 +87,8 @@ function mergeTrouble(list) {
       else { cur.objects += k.objects; cur.examples = [...cur.examples, ...k.examples].slice(0, Math.max(cur.examples.length, k.examples.length)); }
     }
   }
-  const out = { keys: present.reduce((n, t) => n + t.keys, 0), kinds: [...kinds.values()] };
+  const order = Object.keys(KINDS);
+  const out = { keys: present.reduce((n, t) => n + t.keys, 0), kinds: [...kinds.values()].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind)) };
   if (present.some((t) => t.approximate)) out.approximate = true;
   return out;
 }
@@ -104,8 +109,19 @@ function mergeSummaries(rs) {
   const oldestN = Math.max(0, ...ss.map((s) => (s.oldestObjects || []).length));
   const byTime = (a, b) => (a.lastModified < b.lastModified ? -1 : a.lastModified > b.lastModified ? 1 : compareKeys(a.key, b.key));
   const pick = (field, better) => ss.map((s) => s[field]).filter(Boolean).sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : compareKeys(a.key, b.key)))[0] || null;
-  const extensions = mergeGroups(ss.map((s) => s.extensions), top);
-  const folders = ss.some((s) => s.folders) ? mergeGroups(ss.map((s) => s.folders), top) : undefined;
+  // Group tables from the shards' counters where they carry them, else from their reports.
+  const groups = (field) => {
+    if (states.length === rs.length && states.every((st) => st[field])) {
+      const g = new GroupCounter();
+      for (const st of states) g.merge(st[field]);
+      return { rows: g.top(top), folded: g.folded };
+    }
+    return { rows: mergeGroups(ss.map((s) => s[field]), top), folded: true };
+  };
+  const ext = groups('extensions');
+  const fol = ss.some((s) => s.folders) ? groups('folders') : null;
+  const extensions = ext.rows;
+  const folders = fol ? fol.rows : undefined;
   const summary = {
     objects,
     bytes,
@@ -117,7 +133,7 @@ function mergeSummaries(rs) {
     extensions,
     folders,
     depth: ss.find((s) => s.depth !== undefined)?.depth,
-    approximate: ss.some((s) => s.approximate) || extensions.some((r) => r.name === '(other)') || Boolean(folders && folders.some((r) => r.name === '(other)')),
+    approximate: ext.folded || Boolean(fol && fol.folded),
     oldest: pick('oldest', (a, b) => a.lastModified < b.lastModified),
     newest: pick('newest', (a, b) => a.lastModified > b.lastModified),
     sizeQuantiles: q.toJSON(),

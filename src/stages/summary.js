@@ -152,7 +152,10 @@ class Summary {
   // summary one process would have made: counters the report shows only as results.
   mergeState() {
     const classes = [...this.classes].map(([name, [objects, bytes, smallObjects, smallBytes]]) => ({ name, objects, bytes, smallObjects, smallBytes }));
-    return { quantiles: this.quantiles.state(), ages: this.ages.state(), classes, prices: this.prices, top: this.top, largest: this.largest.n ?? null };
+    return {
+      quantiles: this.quantiles.state(), ages: this.ages.state(), classes, prices: this.prices, top: this.top, largest: this.largest.n ?? null,
+      extensions: this.extensions.state(), folders: this.folders ? this.folders.state() : null,
+    };
   }
 }
 

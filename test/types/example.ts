@@ -44,6 +44,13 @@ async function main(): Promise<number> {
   const fields: string[] = mf.spec.Fields;
   const row: string = s3blitz.batchManifest.manifestRow('b', 'a key+1.txt');
   const rb = await s3blitz.rb({ source: 's3://old-bucket', force: true, maxDelete: 10 });
+  const plan = await s3blitz.plan({ source: 's3://b', shards: 8, planBudget: 200 });
+  const first: string | null = plan.ranges[0].stopAt;
+  const shard = await s3blitz.sync({ source: 's3://b', target: 's3://c', plan, shard: '3/8', result: 's3://results/sync-%i.json' });
+  const merged = await s3blitz.merge(['results/sync-0.json', 's3://results/'], { maxDelete: 100 });
+  const docs = await s3blitz.readResults(['results/sync-0.json']);
+  const again = s3blitz.mergeResults(docs);
+  const wrote: string = await s3blitz.writeResult('out-%i.json', 'sync', shard);
   const buckets = await s3blitz.listBuckets(conn);
   const names = buckets.map((b) => b.Name);
   const order: number = s3blitz.compareKeys('a', 'b');
@@ -52,7 +59,8 @@ async function main(): Promise<number> {
   for await (const it of listing.items()) void it;
   listing.close();
   void keys; void complete; void objects; void m; void ok; void verdict; void deleted; void gone; void alias; void contentLength;
-  void tags; void up; void rb; void names; void order; void text; void job; void fields; void row;
+  void tags; void up; void rb; void names; void order; void text;
+  void first; void merged.shards.of; void again; void wrote; void job; void fields; void row;
   return EXIT.OK;
 }
 

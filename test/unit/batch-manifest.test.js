@@ -164,6 +164,24 @@ describe('manifest() to a local file', () => {
     await expect(s3blitz.manifest({ source: dir, output: path.join(dir, 'x.csv') })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/needs an s3:\/\/ source/) });
   });
 
+  test('shards write one manifest each, "%i" in the name: together every key once', async () => {
+    const keys = adversarialKeys(4000, 13);
+    const all = new Bucket(keys).keys;
+    const rows = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await s3blitz.manifest({ store: new Bucket(keys), source: 's3://mem-bucket', shard: `${i}/3`, output: path.join(dir, 'm-%i.csv'), result: path.join(dir, 'r-%i.json') });
+      expect(r.shard).toMatchObject({ index: i, of: 3 });
+      expect(r.output).toBe(path.join(dir, `m-${i}.csv`));
+      const mine = readCsv(fs.readFileSync(r.output, 'utf8')).map((row) => formDecode(row[1]));
+      expect(mine.length).toBe(r.objects);
+      rows.push(...mine);
+    }
+    expect(rows).toEqual(all); // in order, each once
+    const merged = await s3blitz.merge([0, 1, 2].map((i) => path.join(dir, `r-${i}.json`)));
+    expect(merged.shards).toEqual({ of: 3, present: 3, missing: [] });
+    await expect(s3blitz.manifest({ store: new Bucket(keys), source: 's3://mem-bucket', shard: '0/3', output: path.join(dir, 'same.csv') })).rejects.toThrow(/needs "%i"/);
+  });
+
   test('a listing that fails leaves no manifest behind', async () => {
     const store = new Bucket(adversarialKeys(3000, 9));
     let n = 0;

@@ -1,0 +1,117 @@
+'use strict';
+// Shard plans (list/shard-plan.js): ranges that tile the source exactly on every key layout,
+// the same plan in every process, the budget kept, balance where the issue asks for it
+// (90% of the keys under one prefix), and a billion-key bucket planned in a few hundred
+// requests. Merging shards' results (stages/merge.js) refuses missing shards and ranges that
+// do not meet.
+const { planShards, defaultBudget } = require('../../src/list/shard-plan');
+const { FakeListStore } = require('../helpers/fake-list-store');
+const { SyntheticStore } = require('../helpers/synthetic-store');
+const { LAYOUTS } = require('../../bench/layouts');
+const { normalizeRange } = require('../../src/keys/range');
+const { mergeResults, checkTiling } = require('../../src/stages/merge');
+const { shardIndex, parseShard } = require('../../src/stages/shards');
+
+const counts = (store, plan) => plan.ranges.map((r) => (r.empty ? 0 : store.expected({ startAfter: r.startAfter || '', stopAt: r.stopAt }).length));
+
+describe('planShards', () => {
+  test.each(Object.keys(LAYOUTS))('%s: the ranges tile the keys exactly, within the budget', async (layout) => {
+    const store = new FakeListStore(LAYOUTS[layout](60000, 11), { jitter: false });
+    const plan = await planShards(store, normalizeRange({}), 7);
+    expect(plan.ranges).toHaveLength(7);
+    expect(plan.requests).toBeLessThanOrEqual(defaultBudget(7));
+    // Every key in exactly one range, in order.
+    const got = plan.ranges.flatMap((r) => (r.empty ? [] : store.expected({ startAfter: r.startAfter || '', stopAt: r.stopAt })));
+    expect(got).toEqual(store.expected());
+    expect(plan.ranges[0].startAfter).toBeNull();
+    expect(plan.ranges.filter((r) => !r.empty).pop().stopAt).toBeNull();
+  });
+
+  test('the same source gives the same plan (every process computes the same ranges)', async () => {
+    const keys = LAYOUTS.mixed(50000, 4);
+    const a = await planShards(new FakeListStore(keys, { jitter: true, seed: 1 }), normalizeRange({}), 5);
+    const b = await planShards(new FakeListStore(keys, { jitter: true, seed: 9 }), normalizeRange({}), 5);
+    expect(b.ranges).toEqual(a.ranges);
+  });
+
+  test('90% of the keys under one prefix: the largest shard holds at most 1.5 times the mean', async () => {
+    const store = new FakeListStore(LAYOUTS.hot(1000000, 3), { jitter: false });
+    for (const n of [8, 16]) {
+      const c = counts(store, await planShards(store, normalizeRange({}), n));
+      expect(c.reduce((a, b) => a + b, 0)).toBe(1000000);
+      expect(Math.max(...c) / (1000000 / n)).toBeLessThanOrEqual(1.5);
+    }
+  }, 300000);
+
+  test('fewer keys than shards: every key once, the shards left over empty', async () => {
+    const store = new FakeListStore(['a', 'b/c', 'é'], { jitter: false });
+    const plan = await planShards(store, normalizeRange({}), 5);
+    expect(plan.exact).toBe(true);
+    const c = counts(store, plan);
+    expect(c.reduce((a, b) => a + b, 0)).toBe(3);
+    expect(plan.ranges.filter((r) => r.empty).length).toBeGreaterThanOrEqual(1);
+    expect(c.filter((x) => x > 0).length).toBeLessThanOrEqual(3);
+    const none = await planShards(new FakeListStore([], { jitter: false }), normalizeRange({}), 3);
+    expect(none.ranges.filter((r) => !r.empty)).toHaveLength(1);
+  });
+
+  test('a range inside the bucket is planned within it', async () => {
+    const store = new FakeListStore(LAYOUTS.logs(30000, 2), { jitter: false });
+    const range = normalizeRange({ startAfter: store.keys[5000], stopAt: store.keys[25000] });
+    const plan = await planShards(store, range, 4);
+    const got = plan.ranges.flatMap((r) => (r.empty ? [] : store.expected({ startAfter: r.startAfter || '', stopAt: r.stopAt })));
+    expect(got).toEqual(store.expected({ startAfter: store.keys[5000], stopAt: store.keys[25000] }));
+  });
+
+  test('a billion keys: a plan of 100 shards in at most 664 list requests', async () => {
+    const store = new SyntheticStore(1e9, { width: 10 });
+    const plan = await planShards(store, normalizeRange({}), 100);
+    expect(plan.requests).toBe(defaultBudget(100));
+    expect(defaultBudget(100)).toBe(664);
+    // Keys logs/0000000000 .. logs/0999999999: each shard's size from its boundaries.
+    const rank = (k) => (k === null ? 1e9 : Number(k.slice(5)) + 1);
+    const sizes = plan.ranges.map((r) => rank(r.stopAt) - (r.startAfter === null ? 0 : rank(r.startAfter)));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(1e9);
+    expect(Math.max(...sizes) / 1e7).toBeLessThanOrEqual(1.5);
+  }, 300000);
+});
+
+describe('merge', () => {
+  const result = (index, of, startAfter, stopAt, extra = {}) => ({
+    version: 1, command: 'copy', finishedAt: `2026-01-01T00:00:0${index}Z`, where: `res-${index}.json`,
+    shard: { index, of, startAfter, stopAt, empty: false, plan: { range: { prefix: '', startAfter: null, stopAt: null } } },
+    result: { source: 's3://a', target: 's3://b', complete: true, ok: true, copied: { objects: 10, bytes: 100 }, failed: { objects: 0, bytes: 0 }, changed: { objects: 0, bytes: 0 }, skipped: { objects: 0, bytes: 0 }, vanished: { objects: 0, bytes: 0 }, failures: [], stats: { listRequests: 2, requests: { COPY: 10 } }, ...extra },
+  });
+
+  test('adds up shards whose ranges meet end to end', () => {
+    const m = mergeResults([result(0, 3, null, 'f'), result(2, 3, 'm', null), result(1, 3, 'f', 'm')]);
+    expect(m.copied).toEqual({ objects: 30, bytes: 300 });
+    expect(m.stats.requests.COPY).toBe(30);
+    expect(m.shards).toEqual({ of: 3, present: 3, missing: [] });
+  });
+
+  test('a missing shard, a gap or an overlap is a fatal error naming it', () => {
+    expect(() => mergeResults([result(0, 3, null, 'f'), result(2, 3, 'm', null)])).toThrow(/shard 1 of 3 missing/);
+    expect(() => mergeResults([result(0, 2, null, 'f'), result(1, 2, 'g', null)])).toThrow(/a gap before shard 1/);
+    expect(() => mergeResults([result(0, 2, null, 'm'), result(1, 2, 'f', null)])).toThrow(/an overlap before shard 1/);
+    expect(() => checkTiling([result(0, 1, null, 'x')])).toThrow(/not at the end/);
+  });
+
+  test('deletes over --max-delete in all are refused (exit 4)', () => {
+    const del = (i, a, b) => ({ ...result(i, 2, a, b), command: 'sync', result: { ...result(i, 2, a, b).result, deleted: { objects: 600, bytes: 1 }, classes: {} } });
+    expect(() => mergeResults([del(0, null, 'm'), del(1, 'm', null)], { maxDelete: 1000 })).toThrow(expect.objectContaining({ exitCode: 4 }));
+    expect(mergeResults([del(0, null, 'm'), del(1, 'm', null)], { maxDelete: 1200 }).deleted.objects).toBe(1200);
+  });
+});
+
+describe('which shard this process is', () => {
+  test('--shard, else the engine\'s variable', () => {
+    expect(parseShard('3/8')).toEqual({ index: 3, of: 8 });
+    expect(() => parseShard('x')).toThrow(/I\/N/);
+    expect(shardIndex({ shard: '2' }, {})).toMatchObject({ index: 2, via: '--shard' });
+    expect(shardIndex({}, { JOB_COMPLETION_INDEX: '4' })).toMatchObject({ index: 4, via: expect.stringMatching(/Kubernetes/) });
+    expect(shardIndex({}, { AWS_BATCH_JOB_ARRAY_INDEX: '0' })).toMatchObject({ index: 0, via: expect.stringMatching(/AWS Batch/) });
+    expect(shardIndex({}, { SLURM_ARRAY_TASK_ID: '5', SLURM_ARRAY_TASK_MIN: '1' })).toMatchObject({ index: 4, via: expect.stringMatching(/Slurm/) });
+    expect(shardIndex({}, {})).toBeNull();
+  });
+});
