@@ -77,6 +77,25 @@ test('manifest to s3:// prints the ETag HeadObject gives, and its rows are the l
   expect(Buffer.from(ls.stdout, 'utf8').equals(body)).toBe(true);
 });
 
+test('shards: ls --format s3-batch-csv --shard I/3 and manifest --shard I/3 give the whole manifest between them', async () => {
+  const whole = (await runCli(['ls', `s3://${src}`, '--format', 's3-batch-csv', '--quiet'])).stdout;
+  let fromLs = '', fromManifest = '';
+  for (let i = 0; i < 3; i++) {
+    const part = await runCli(['ls', `s3://${src}`, '--format', 's3-batch-csv', '--shard', `${i}/3`, '--quiet']);
+    expect(part.code).toBe(0);
+    expect(part.stdout.length).toBeGreaterThan(0);
+    fromLs += part.stdout;
+    const m = await runCli(['manifest', `s3://${src}`, '--shard', `${i}/3`, '--output', `s3://${out}/parts/part-%i.csv`, '--json', '--quiet']);
+    expect(m.code).toBe(0);
+    const res = JSON.parse(m.stdout);
+    expect(res.output).toBe(`s3://${out}/parts/part-${i}.csv`);
+    expect(res.etag).toBe(await headETag(out, `parts/part-${i}.csv`));
+    fromManifest += (await getText(out, `parts/part-${i}.csv`)).toString('utf8');
+  }
+  expect(fromLs).toBe(whole);
+  expect(fromManifest).toBe(whole);
+});
+
 test('a manifest longer than a part goes up in parts: the printed ETag is the multipart one S3 gave', async () => {
   // 1024-byte keys of mostly CJK encode to about 2.6 KB a row: 2200 of them make a
   // manifest past 5 MiB, the smallest part S3 and MinIO take.
