@@ -463,6 +463,8 @@ export interface ManifestOptions extends SourceOptions {
   output: string;
   /** An S3 manifest longer than this goes up in parts of this size (default 8MiB). */
   partSize?: number | string;
+  /** A row for every version of every key, its version id a third column (delete markers left out, counted). ls takes it too. */
+  allVersions?: boolean;
 }
 
 export interface ManifestResult extends ReadResult {
@@ -477,6 +479,8 @@ export interface ManifestResult extends ReadResult {
   spec: { Format: 'S3BatchOperations_CSV_20180820'; Fields: Array<'Bucket' | 'Key' | 'VersionId'> };
   /** The Location of a CreateJob request's Manifest (an s3:// output only). */
   location: { ObjectArn: string; ETag: string } | null;
+  /** With allVersions: the delete markers in the range, which a manifest leaves out. */
+  deleteMarkers?: number;
   shard?: ShardInfo;
 }
 
@@ -498,7 +502,7 @@ export interface BucketInfo { Name?: string; CreationDate?: Date; BucketRegion?:
 
 export function items(options: SourceOptions): AsyncGenerator<Item, void, undefined>;
 export function pages(options: SourceOptions): AsyncGenerator<Item[], void, undefined>;
-export function ls(options: SourceOptions): Promise<LsResult>;
+export function ls(options: SourceOptions & { allVersions?: boolean }): Promise<LsResult>;
 export function summarize(options: SummarizeOptions): Promise<SummarizeResult>;
 export function each(options: EachOptions): Promise<ReadResult & { count: number }>;
 export function map<T = unknown>(options: MapOptions<T>): Promise<ReadResult & { result: unknown; count: number }>;
@@ -518,7 +522,7 @@ export function manifest(options: ManifestOptions): Promise<ManifestResult>;
 export const batchManifest: {
   FORMAT: 'S3BatchOperations_CSV_20180820';
   manifestRow(bucket: string, key: string, versionId?: string): string;
-  manifestRows(bucket: string, chunk: { length: number; key(i: number): string }): string;
+  manifestRows(bucket: string, chunk: { length: number; key(i: number): string; toItems(): Array<{ Key: string; VersionId?: string }> }, options?: { versions?: boolean }): string;
   manifestSpec(options?: { versions?: boolean }): ManifestResult['spec'];
   encodeField(text: string): string;
   parseManifestRow(line: string): { bucket: string; key: string; versionId?: string };

@@ -27,7 +27,14 @@ class Listing extends ListingImpl {
 // it; commands that read a source also take a shard of it (stages/shards.js).
 function checked(name, fn, { shards = false } = {}) {
   const run = shards ? sharded(name, fn) : fn;
-  return async (options = {}, ...rest) => run(checkOptions(options, name), ...rest);
+  return async (options = {}, ...rest) => run(versionsOnlyWhereRead(checkOptions(options, name), name), ...rest);
+}
+
+// Object versions are listed for manifests (manifest, ls); the commands that copy, compare,
+// delete or summarize work on current objects only.
+function versionsOnlyWhereRead(options, name) {
+  if (options.allVersions && !['ls', 'manifest'].includes(name)) throw new errors.UsageError(`${name}: allVersions is for ls and manifest`);
+  return options;
 }
 
 // Async iterator of items (or, with items: false, of pages) over a source and range.

@@ -77,8 +77,9 @@ const OPTIONS = {
   // rm, cat, head, cp from a stream.
   deleteConcurrency: { default: 32, help: 'DeleteObjects requests (1000 keys each) at once' },
   range: {}, tags: {}, stream: {},
-  // manifest: where the S3 Batch Operations manifest goes (a file or s3://bucket/key).
-  output: {},
+  // manifest: where the S3 Batch Operations manifest goes (a file or s3://bucket/key), and
+  // every version of every key instead of the current objects (ls and manifest only).
+  output: {}, allVersions: {},
   // Callbacks and run plumbing.
   signal: {}, stopSignal: {}, log: {}, progress: {}, stats: {},
   onProgress: {}, onObject: {}, onUpload: {}, onConcurrency: {}, onPair: {}, onDelete: {},

@@ -15,11 +15,16 @@ function batchCsvFormat(opts) {
   return true;
 }
 
-// The manifest rows of a listing's chunks; a folder has no bucket to name.
-function batchRows(listing) {
-  if (listing.store.type !== 's3') throw new UsageError(`--format ${BATCH_CSV} needs an s3:// source, not ${JSON.stringify(listing.location.text)}`);
-  const bucket = listing.store.bucket;
-  return (chunk) => lib.batchManifest.manifestRows(bucket, chunk);
+// --all-versions: the rows of every version, for a manifest only.
+function checkAllVersions(opts, batchCsv) {
+  if (opts.allVersions && !batchCsv) throw new UsageError(`ls --all-versions lists versions for a manifest: use it with --format ${BATCH_CSV}`);
 }
 
-module.exports = { batchCsvFormat, batchRows, BATCH_CSV };
+// The manifest rows of a listing's chunks; a folder has no bucket to name.
+function batchRows(listing, { versions = false } = {}) {
+  if (listing.store.type !== 's3') throw new UsageError(`--format ${BATCH_CSV} needs an s3:// source, not ${JSON.stringify(listing.location.text)}`);
+  const bucket = listing.store.bucket;
+  return (chunk) => lib.batchManifest.manifestRows(bucket, chunk, { versions });
+}
+
+module.exports = { batchCsvFormat, checkAllVersions, batchRows, BATCH_CSV };

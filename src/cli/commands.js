@@ -9,7 +9,7 @@ const { itemJson, itemLong, itemLongHuman, chunkLines, statsText } = report.form
 const { Progress } = require('../progress');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('../stages/shards');
 const { help } = require('../options');
-const { batchCsvFormat, batchRows } = require('./batch-csv');
+const { batchCsvFormat, checkAllVersions, batchRows } = require('./batch-csv');
 
 function common(cmd) {
   return outputOptions(sourceOptions(connectionOptions(cmd)));
@@ -46,6 +46,7 @@ function register(program) {
     .option('-l, --long', 'date, size and key')
     .option('--unordered', 'print pages as they arrive (faster; order not guaranteed)')
     .option('--format <format>', 'text, json, or s3-batch-csv: an S3 Batch Operations manifest (bucket,key with keys URL-encoded)')
+    .option('--all-versions', 'with --format s3-batch-csv: a row for every version of every key, with its version id')
     .addHelpText('after', examples([
       's3blitz ls s3://my-bucket/logs/2024/',
       's3blitz ls s3://my-bucket --long --pattern .parquet',
@@ -54,9 +55,10 @@ function register(program) {
       's3blitz ls s3://my-bucket/logs/ --format s3-batch-csv > manifest.csv',
     ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
-      const { example, libOpts: asked } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
-      if (example) return writeOut(example);
       const batchCsv = batchCsvFormat(opts);
+      checkAllVersions(opts, batchCsv);
+      const { example, libOpts: asked } = prepare('ls', source, opts, signal, { ...(opts.unordered ? { unordered: true } : {}), ...(opts.allVersions ? { allVersions: true } : {}) });
+      if (example) return writeOut(example);
       const fmt = batchCsv ? null : formatOf(opts) === 'json' ? itemJson : opts.long ? (opts.humanReadable ? itemLongHuman : itemLong) : null;
       // A shard lists its own range of the source (stages/shards.js).
       const shard = await resolveShard(asked);
@@ -64,7 +66,7 @@ function register(program) {
       const libOpts = shard ? shardOptions(asked, shard) : { ...asked, result: undefined };
       const listing = new lib.Listing(libOpts);
       try {
-        const rows = batchCsv ? batchRows(listing) : null;
+        const rows = batchCsv ? batchRows(listing, { versions: Boolean(opts.allVersions) }) : null;
         for await (const chunk of listing.chunks()) {
           if (rows) { await writeOut(rows(chunk)); continue; }
           if (!fmt) { await writeOut(chunkLines(chunk)); continue; }

@@ -4,11 +4,13 @@ const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions } = require('./options');
 const { runAction, writeOut } = require('./run');
 const { prepare, finish } = require('./commands');
+
 const shellQuote = (s) => `'${s.replace(/'/g, "'\\''")}'`;
 const count = (n) => n.toLocaleString('en-US');
 
 function manifestText(res) {
-  const lines = [`${res.output}: ${count(res.objects)} objects of s3://${res.bucket}, ${count(res.bytes)} bytes`];
+  const what = res.deleteMarkers === undefined ? 'objects' : `object versions (${count(res.deleteMarkers)} delete markers left out)`;
+  const lines = [`${res.output}: ${count(res.objects)} ${what} of s3://${res.bucket}, ${count(res.bytes)} bytes`];
   if (res.etagSource === 's3') {
     lines.push(`ETag: ${res.etag} (as S3 answered the upload)`);
     lines.push('For aws s3control create-job:');
@@ -28,14 +30,16 @@ function registerManifest(program) {
     .argument('[source]', 's3://bucket/prefix or an https S3 URL')
     .option('-o, --output <file|s3://bucket/key>', 'where the manifest goes: a local file, or an S3 object (its ETag is the one S3 answers)')
     .option('--part-size <size>', 'an S3 manifest longer than this goes up in parts of this size (default: 8MiB)')
+    .option('--all-versions', 'a row for every version of every key, with its version id as a third column (delete markers are left out)')
     .addHelpText('after', examples([
       's3blitz manifest s3://my-bucket/logs/ --output s3://my-manifests/logs.csv',
       "s3blitz manifest s3://my-bucket --filter 'js:({Size}) => Size > 1e9' --output big.csv",
       's3blitz manifest s3://my-bucket --include "*.parquet" --output s3://my-manifests/parquet.csv --json',
+      "s3blitz manifest s3://my-bucket --all-versions --filter 'js:({IsLatest}) => !IsLatest' --output s3://my-manifests/old-versions.csv",
       's3blitz ls s3://my-bucket/logs/ --format s3-batch-csv > logs.csv   # the same rows on stdout',
     ]) + '\nThe CSV has no header; pass the printed --manifest (Spec and Location) to aws s3control create-job.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
-      const { example, libOpts } = prepare('manifest', source, opts, signal, { output: opts.output, ...(opts.partSize ? { partSize: opts.partSize } : {}) });
+      const { example, libOpts } = prepare('manifest', source, opts, signal, { output: opts.output, ...(opts.partSize ? { partSize: opts.partSize } : {}), ...(opts.allVersions ? { allVersions: true } : {}) });
       if (example) return writeOut(example);
       const res = await lib.manifest(libOpts);
       await writeOut(opts.json ? JSON.stringify(res, null, 2) + '\n' : manifestText(res));

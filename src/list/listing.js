@@ -14,6 +14,7 @@ const { runSignal } = require('../signal');
 const { pathFilter } = require('../keys/globs');
 const { compareKeys } = require('../keys/order');
 const { HintCollector, readHintsFile, loadCachedHints, saveCachedHints } = require('./split-hints');
+const { VersionsView } = require('../stores/versions-view');
 
 class Listing {
   constructor(options = {}) {
@@ -31,6 +32,9 @@ class Listing {
       // sockets: requests the caller sends to this store besides list pages (a copy's GETs).
       : openStore({ ...options, stats: this.stats, maxSockets: options.sockets ? this.listConcurrency + options.sockets : this.listConcurrency }, 'source');
     this.store = store;
+    // allVersions: every version of every key, walked instead of the current objects (a
+    // manifest). The store itself stays as it is: a shard plan cuts its keys.
+    this.versions = options.allVersions ? new VersionsView(store) : null;
     this.location = location;
     // A single object is the range from its key to its key.
     const stopAt = location.single !== undefined && !(options.stopAt && compareKeys(options.stopAt, location.single) < 0) ? location.single : options.stopAt;
@@ -59,7 +63,7 @@ class Listing {
     await this.store.open();
     const { signal } = this;
     let source, collect = null, hints = { keys: [], where: null };
-    if (!this.store.listsInOneWalk) {
+    if (!this.store.listsInOneWalk && !this.versions) {
       hints = this._hints();
       this.stats.hints = hints.keys.length;
       // A whole prefix listed leaves hints for the next listing of it.
@@ -117,14 +121,15 @@ class Listing {
     return this.location.glob ? this.location.glob.pattern : null;
   }
 
-  // A store that answers all pages with one walk, asked for them in turn.
+  // A store that answers all pages with one walk, asked for them in turn (or the versions).
   async *_walkPages(signal) {
     const { prefix, after, stop, empty } = this.range;
     if (empty) return;
-    let page = await this.store.listPage({ prefix, startAfter: after || undefined, stopAt: stop === null ? undefined : stop, signal });
+    const walker = this.versions || this.store;
+    let page = await walker.listPage({ prefix, startAfter: after || undefined, stopAt: stop === null ? undefined : stop, signal });
     yield page.items;
     while (page.truncated) {
-      page = await this.store.listPage({ continuationToken: page.nextToken, signal });
+      page = await walker.listPage({ continuationToken: page.nextToken, signal });
       yield page.items;
     }
   }

@@ -26,9 +26,16 @@ function manifestRow(bucket, key, versionId) {
   return versionId === undefined ? `${row}\n` : `${row},${encodeField(versionId)}\n`;
 }
 
-/** The rows of a chunk of a listing of bucket (anything with length and key(i)). */
-function manifestRows(bucket, chunk) {
+/**
+ * The rows of a chunk of a listing of bucket (anything with length and key(i); with
+ * versions, toItems() too, whose items carry VersionId).
+ */
+function manifestRows(bucket, chunk, { versions = false } = {}) {
   let text = '';
+  if (versions) {
+    for (const it of chunk.toItems()) text += manifestRow(bucket, it.Key, it.VersionId);
+    return text;
+  }
   for (let i = 0; i < chunk.length; i++) text += manifestRow(bucket, chunk.key(i));
   return text;
 }

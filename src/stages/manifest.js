@@ -35,11 +35,12 @@ function outputLocation(output) {
 
 /**
  * manifest: options of a listing (source, range, filters, connection), output (a file,
- * or s3://bucket/key) and partSize (the parts of an upload longer than one; default 8MiB).
+ * or s3://bucket/key), partSize (the parts of an upload longer than one; default 8MiB) and
+ * allVersions (a row per version, with its id: delete markers are left out and counted).
  * With a shard (shard, shards, plan, as every command that reads a source takes them) it
  * writes its shard's objects, to an output whose "%i" is the shard's index, and its result
  * where result says. Resolves to {output, source, bucket, objects, bytes, etag, etagSource,
- * spec, location, complete, stats, shard?}; etagSource 's3' is the ETag S3 answered the
+ * spec, location, complete, stats, deleteMarkers?, shard?}; etagSource 's3' is the ETag S3 answered the
  * upload with, 'md5' the MD5 of the local file (its ETag once uploaded in one PutObject).
  */
 async function manifest(options = {}) {
@@ -61,12 +62,13 @@ async function write(options, out, partSize) {
   try {
     if (listing.store.type !== 's3') throw new UsageError(`manifest needs an s3:// source: a Batch Operations manifest names objects in a bucket, not ${JSON.stringify(listing.location.text)}`);
     const bucket = listing.store.bucket;
+    const versions = Boolean(options.allVersions);
     let objects = 0, listingError = null;
     async function* csv() {
       try {
         for await (const chunk of listing.chunks()) {
           objects += chunk.length;
-          if (chunk.length) yield Buffer.from(manifestRows(bucket, chunk));
+          if (chunk.length) yield Buffer.from(manifestRows(bucket, chunk, { versions }));
         }
       } catch (err) {
         listingError = err;
@@ -79,7 +81,8 @@ async function write(options, out, partSize) {
     return {
       output: out.type === 's3' ? `s3://${out.bucket}/${out.prefix}` : out.path,
       source: listing.location.text, bucket, objects, ...written,
-      spec: manifestSpec(),
+      spec: manifestSpec({ versions }),
+      ...(versions ? { deleteMarkers: listing.versions.deleteMarkers } : {}),
       complete: listing.complete,
       stats: listing.stats.toJSON(),
       ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}),

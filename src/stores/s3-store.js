@@ -7,7 +7,7 @@ const {
   ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand, HeadObjectCommand, GetObjectCommand,
   GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
   UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListMultipartUploadsCommand,
-  DeleteObjectsCommand, ListPartsCommand, CreateBucketCommand, DeleteBucketCommand,
+  DeleteObjectsCommand, ListPartsCommand, CreateBucketCommand, DeleteBucketCommand, ListObjectVersionsCommand,
 } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
 const { describeS3Error, httpStatus, errorCode, isThrottle, Throttled } = require('./s3-errors');
@@ -171,6 +171,35 @@ class S3Store {
     for (let i = 0; i < contents.length; i++) items[i] = toItem(contents[i], url);
     const prefixes = out.CommonPrefixes ? out.CommonPrefixes.map((c) => decodeKey(c.Prefix, url)) : undefined;
     return { items, prefixes, truncated: Boolean(out.IsTruncated), nextToken: out.NextContinuationToken };
+  }
+
+  // One page of ListObjectVersions after keyMarker (and versionIdMarker within that key): the
+  // versions as items with VersionId and IsLatest, the delete markers apart, in key order
+  // and each key's newest first. Keys and markers %-decoded where the answer says so.
+  async listVersionsPage({ prefix, keyMarker, versionIdMarker, signal }) {
+    let out;
+    try {
+      out = await this.client.send(new ListObjectVersionsCommand({
+        Bucket: this.bucket,
+        Prefix: prefix || undefined,
+        KeyMarker: keyMarker || undefined,
+        VersionIdMarker: keyMarker ? versionIdMarker || undefined : undefined,
+        EncodingType: 'url',
+        RequestPayer: this.requestPayer,
+      }), { abortSignal: signal });
+    } catch (err) {
+      throw describeS3Error(err, { bucket: this.bucket, endpoint: this.endpoint, op: 'ListObjectVersions' });
+    }
+    if (this.stats) this.stats.listRequests++;
+    if (this.stats && out.$metadata && out.$metadata.attempts > 1) this.stats.retries += out.$metadata.attempts - 1;
+    const url = String(out.EncodingType || '').toLowerCase() === 'url';
+    return {
+      versions: (out.Versions || []).map((v) => ({ ...toItem(v, url), VersionId: v.VersionId, IsLatest: Boolean(v.IsLatest) })),
+      deleteMarkers: (out.DeleteMarkers || []).map((d) => ({ Key: decodeKey(d.Key, url), VersionId: d.VersionId, IsLatest: Boolean(d.IsLatest) })),
+      truncated: Boolean(out.IsTruncated),
+      nextKeyMarker: decodeKey(out.NextKeyMarker, url),
+      nextVersionIdMarker: out.NextVersionIdMarker,
+    };
   }
 
   // Object requests: S3 API parameters without Bucket; the SDK's answer. Their callers

@@ -6,8 +6,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
-const { HeadObjectCommand, GetObjectCommand } = require('@aws-sdk/client-s3');
-const { createBucket, putObjects, sequentialList, runCli, s3client } = require('../helpers/s3env');
+const { HeadObjectCommand, GetObjectCommand, PutBucketVersioningCommand, DeleteObjectCommand, ListObjectVersionsCommand } = require('@aws-sdk/client-s3');
+const { createBucket, putObjects, sequentialList, runCli, s3client, decodeS3Key } = require('../helpers/s3env');
 const { adversarialKeys, minioSafe } = require('../helpers/keysets');
 
 // Keys that break naive CSV or URL encoding, and 1024-byte keys (MinIO takes at most 255
@@ -135,6 +135,59 @@ test('a filtered, range-limited manifest to a local file: rows as ls selects the
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Every version and delete marker, as MinIO lists them (the truth for --all-versions).
+async function allVersions(bucket) {
+  const versions = [], markers = [];
+  let KeyMarker, VersionIdMarker;
+  for (;;) {
+    const r = await s3client().send(new ListObjectVersionsCommand({ Bucket: bucket, KeyMarker, VersionIdMarker, EncodingType: 'url', MaxKeys: 100 }));
+    for (const v of r.Versions || []) versions.push({ key: decodeS3Key(v.Key), id: v.VersionId, latest: v.IsLatest });
+    for (const d of r.DeleteMarkers || []) markers.push({ key: decodeS3Key(d.Key), id: d.VersionId });
+    if (!r.IsTruncated) break;
+    KeyMarker = decodeS3Key(r.NextKeyMarker);
+    VersionIdMarker = r.NextVersionIdMarker;
+  }
+  return { versions, markers };
+}
+
+test('--all-versions: a row per version with its id (a third column), delete markers left out', async () => {
+  const ver = await createBucket('manifest-ver');
+  await s3client().send(new PutBucketVersioningCommand({ Bucket: ver, VersioningConfiguration: { Status: 'Enabled' } }));
+  // Past 1,000 versions: the walk goes on from a page's last key and version.
+  const keys = minioSafe(awkwardKeys().slice(0, 24).concat(Array.from({ length: 700 }, (_, i) => `v/${String(i).padStart(3, '0')}`)));
+  for (let round = 0; round < 3; round++) {
+    // Keys get 1, 2 or 3 versions; every seventh is deleted at the end (a delete marker on top).
+    await putObjects(ver, keys.filter((k, i) => i % 3 >= round).map((key) => ({ key, body: `${key}#${round}` })));
+  }
+  for (const key of keys.filter((k, i) => i % 7 === 0)) await s3client().send(new DeleteObjectCommand({ Bucket: ver, Key: key }));
+  const truth = await allVersions(ver);
+  expect(truth.versions.length).toBeGreaterThan(1000);
+  expect(truth.markers.length).toBe(keys.filter((k, i) => i % 7 === 0).length);
+
+  const r = await runCli(['manifest', `s3://${ver}`, '--all-versions', '--output', `s3://${out}/manifests/versions.csv`, '--json', '--quiet']);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  const res = JSON.parse(r.stdout);
+  expect(res.spec.Fields).toEqual(['Bucket', 'Key', 'VersionId']);
+  expect(res.deleteMarkers).toBe(truth.markers.length);
+  expect(res.etag).toBe(await headETag(out, 'manifests/versions.csv'));
+  const body = await getText(out, 'manifests/versions.csv');
+  const rows = rowsOf(body.toString('utf8'));
+  expect(rows.every((row) => row.length === 3 && row[0] === ver)).toBe(true);
+  expect(rows.map((row) => [formDecode(row[1]), formDecode(row[2])])).toEqual(truth.versions.map((v) => [v.key, v.id]));
+  const ls = await runCli(['ls', `s3://${ver}`, '--format', 's3-batch-csv', '--all-versions', '--quiet']);
+  expect(Buffer.from(ls.stdout, 'utf8').equals(body)).toBe(true);
+
+  // A range that starts after a key with several versions, and only the noncurrent versions.
+  const after = 'v/100', stop = 'v/300';
+  const sel = await runCli(['ls', `s3://${ver}`, '--format', 's3-batch-csv', '--all-versions', '--start-after', after, '--stop-at', stop, '--filter', 'js:({IsLatest}) => !IsLatest']);
+  expect(sel.code).toBe(0);
+  const want = truth.versions.filter((v) => v.key > after && v.key <= stop && !v.latest).map((v) => v.id);
+  expect(want.length).toBeGreaterThan(50);
+  expect(rowsOf(sel.stdout).map((row) => formDecode(row[2]))).toEqual(want);
+  const plain = await runCli(['ls', `s3://${ver}`, '--all-versions']);
+  expect(plain.code).toBe(2);
+}, 300000);
 
 test('bad input: one line, the usage or fatal exit code', async () => {
   const noOut = await runCli(['manifest', `s3://${src}`]);

@@ -182,6 +182,69 @@ describe('manifest() to a local file', () => {
     await expect(s3blitz.manifest({ store: new Bucket(keys), source: 's3://mem-bucket', shard: '0/3', output: path.join(dir, 'same.csv') })).rejects.toThrow(/needs "%i"/);
   });
 
+  // A versioned bucket in memory: ListObjectVersions pages of 7 entries (versions and delete
+  // markers together), so a key's versions span pages and the walk goes on by
+  // KeyMarker + VersionIdMarker.
+  class VersionedBucket {
+    constructor(keys) {
+      this.type = 's3'; this.bucket = 'ver-bucket';
+      const sorted = [...new Set(keys)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      this.entries = [];
+      sorted.forEach((Key, k) => {
+        const n = 1 + (k % 4); // 1 to 4 versions, newest first; every fifth key deleted (a marker on top)
+        const deleted = k % 5 === 0;
+        if (deleted) this.entries.push({ Key, VersionId: `m${k}`, IsLatest: true, marker: true });
+        for (let v = n; v >= 1; v--) this.entries.push({ Key, VersionId: `v${k}.${v}`, IsLatest: !deleted && v === n, Size: v, ETag: `"e${k}.${v}"` });
+      });
+    }
+    async open() {}
+    destroy() {}
+    async listVersionsPage({ prefix = '', keyMarker, versionIdMarker }) {
+      const all = this.entries.filter((e) => e.Key.startsWith(prefix));
+      let i = 0;
+      if (keyMarker && versionIdMarker) i = all.findIndex((e) => e.Key === keyMarker && e.VersionId === versionIdMarker) + 1;
+      else if (keyMarker) while (i < all.length && Buffer.compare(Buffer.from(all[i].Key), Buffer.from(keyMarker)) <= 0) i++;
+      const page = all.slice(i, i + 7);
+      const last = page[page.length - 1];
+      return {
+        versions: page.filter((e) => !e.marker).map(({ Key, VersionId, IsLatest, Size, ETag }) => ({ Key, VersionId, IsLatest, Size, ETag, LastModified: new Date(0), StorageClass: 'STANDARD' })),
+        deleteMarkers: page.filter((e) => e.marker).map(({ Key, VersionId, IsLatest }) => ({ Key, VersionId, IsLatest })),
+        truncated: i + 7 < all.length,
+        nextKeyMarker: last && last.Key,
+        nextVersionIdMarker: last && last.VersionId,
+      };
+    }
+  }
+
+  test('allVersions: a row per version with its id, in a range and through a filter; delete markers counted, not listed', async () => {
+    const keys = [...AWKWARD.slice(0, 20), ...adversarialKeys(300, 4)];
+    const store = new VersionedBucket(keys);
+    const versions = store.entries.filter((e) => !e.marker);
+    const sorted = [...new Set(store.entries.map((e) => e.Key))];
+    const [after, stop] = [sorted[10], sorted[sorted.length - 10]];
+    const within = (e) => Buffer.compare(Buffer.from(e.Key), Buffer.from(after)) > 0 && Buffer.compare(Buffer.from(e.Key), Buffer.from(stop)) <= 0;
+    const file = path.join(dir, 'versions.csv');
+    const r = await s3blitz.manifest({ store, source: 's3://ver-bucket', output: file, allVersions: true, startAfter: after, stopAt: stop });
+    expect(r.spec.Fields).toEqual(['Bucket', 'Key', 'VersionId']);
+    const rows = readCsv(fs.readFileSync(file, 'utf8'));
+    expect(rows.every((row) => row.length === 3)).toBe(true);
+    const want = versions.filter(within);
+    expect(rows.map((row) => [formDecode(row[1]), formDecode(row[2])])).toEqual(want.map((e) => [e.Key, e.VersionId]));
+    expect(r.objects).toBe(want.length);
+    expect(r.deleteMarkers).toBe(store.entries.filter((e) => e.marker && within(e)).length);
+    expect(r.deleteMarkers).toBeGreaterThan(10);
+    // Only the versions that are no longer current.
+    const old = await s3blitz.manifest({ store: new VersionedBucket(keys), source: 's3://ver-bucket', output: file, allVersions: true, filter: 'js:({IsLatest}) => !IsLatest' });
+    const got = readCsv(fs.readFileSync(file, 'utf8')).map((row) => formDecode(row[2]));
+    expect(got).toEqual(versions.filter((e) => !e.IsLatest).map((e) => e.VersionId));
+    expect(old.objects).toBe(got.length);
+  });
+
+  test('allVersions is for ls and manifest only, and for S3', async () => {
+    await expect(s3blitz.copy({ source: 's3://a', target: 's3://b', allVersions: true })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/allVersions is for ls and manifest/) });
+    await expect(s3blitz.manifest({ source: dir, output: path.join(dir, 'x.csv'), allVersions: true })).rejects.toThrow(/versions.*s3:\/\/ source only/);
+  });
+
   test('a listing that fails leaves no manifest behind', async () => {
     const store = new Bucket(adversarialKeys(3000, 9));
     let n = 0;
