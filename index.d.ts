@@ -519,6 +519,31 @@ export interface PutStreamOptions extends ConnectionOptions, WriteOptions {
 
 export interface PutStreamResult { target: string; bytes: number; parts: number; etag?: string; stats: RequestStatsJSON }
 
+/** manifest: an S3 Batch Operations manifest (CSV) of what a listing selects. */
+export interface ManifestOptions extends SourceOptions {
+  /** A local file, or s3://bucket/key; with a shard, "%i" in it is the shard's index. */
+  output: string;
+  /** An S3 manifest longer than this goes up in parts of this size (default 8MiB). */
+  partSize?: number | string;
+}
+
+export interface ManifestResult extends ReadResult {
+  output: string;
+  source: string;
+  bucket: string;
+  objects: number;
+  bytes: number;
+  /** Without quotes. etagSource 's3': as S3 answered the upload; 'md5': the file's MD5, its ETag once uploaded in one PutObject. */
+  etag: string;
+  etagSource: 's3' | 'md5';
+  spec: { Format: 'S3BatchOperations_CSV_20180820'; Fields: Array<'Bucket' | 'Key' | 'VersionId'> };
+  /** The Location of a CreateJob request's Manifest (an s3:// output only). */
+  location: { ObjectArn: string; ETag: string } | null;
+  /** With allVersions: the delete markers in the range, which a manifest leaves out. */
+  deleteMarkers?: number;
+  shard?: ShardInfo;
+}
+
 export interface BucketOptions extends ConnectionOptions {
   source?: string;
   bucket?: string;
@@ -554,6 +579,16 @@ export { rmAlias as delete };
 export function cat(options: CatOptions): Promise<CatResult>;
 export function head(options: HeadOptions): Promise<HeadResult>;
 export function putStream(options: PutStreamOptions): Promise<PutStreamResult>;
+export function manifest(options: ManifestOptions): Promise<ManifestResult>;
+/** S3 Batch Operations manifest lines: "bucket,key[,versionId]\n", every field URL-encoded (what manifest and ls --format s3-batch-csv write). */
+export const batchManifest: {
+  FORMAT: 'S3BatchOperations_CSV_20180820';
+  manifestRow(bucket: string, key: string, versionId?: string): string;
+  manifestRows(bucket: string, chunk: { length: number; key(i: number): string; toItems(): Array<{ Key: string; VersionId?: string; DeleteMarker?: boolean }> }, options?: { versions?: boolean; counts?: { rows: number; deleteMarkers: number } }): string;
+  manifestSpec(options?: { versions?: boolean }): ManifestResult['spec'];
+  encodeField(text: string): string;
+  parseManifestRow(line: string): { bucket: string; key: string; versionId?: string };
+};
 export function mb(options: BucketOptions): Promise<{ bucket: string; created: boolean }>;
 export function plan(options: PlanOptions): Promise<Plan>;
 export function merge(paths: string | string[], options?: MergeOptions): Promise<MergedResult>;

@@ -10,7 +10,7 @@
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
 //            --layout-keys N (keys per layout bucket; 0 skips the layouts section)
 //            --layouts a,b (only these layouts of bench/layouts.js)
-//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, transfers, rm, versions, metadata)
+//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, plan (shard plans of every layout), transfers, rm, versions, metadata)
 //            --rm-objects N (objects each rm run deletes; 0 skips rm) --only-rm (--only rm)
 //            --versions N (versions for the version listing; 0 skips it)
 //            --metadata N (objects for the metadata scan; 0 skips it)
@@ -70,8 +70,8 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,transfers,rm,versions,metadata] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
-const SECTIONS = ['main', 'layouts', 'transfers', 'rm', 'versions', 'metadata'];
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,plan,transfers,rm,versions,metadata] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
+const SECTIONS = ['main', 'layouts', 'plan', 'transfers', 'rm', 'versions', 'metadata'];
 
 function parseArgs(argv) {
   const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, only: SECTIONS, rmObjects: null, versions: null, metadata: null };
@@ -244,6 +244,7 @@ async function peerRows(ctx, group, op, sl, small) {
 // run that starts from the first's split hints, and s3ls-rs, the parallel peer. Nothing
 // here is tuned to one layout: every layout gets the same commands.
 const { LAYOUTS } = require('./layouts');
+const { compareKeys } = require('../src/keys/order');
 const CONDITIONS = [
   { name: 'steady', lat: {} },
   { name: 'jitter ±50 ms', lat: { jitterMs: 50 } },
@@ -265,26 +266,14 @@ async function layoutsSection(ctx) {
       console.log(`# layout ${layout}: ${fmtInt(expect)} keys (seed ${101 + i}, ${r.ms} ms)`);
       const row = (tool, op, settings, condition) => ({ group: 'layouts', layout, condition, tool, op, settings, data: `${layout} (${fmtInt(expect)})` });
       const cold = ['--no-split-hints'];
-      for (const c of CONDITIONS) {
-        await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0, ...c.lat });
-        await measure(ctx, row('s3blitz', 'ls', 'default', c.name), blitzSpec('ls', ['ls', 's3://layouts', '-v', ...cold], E), { expect });
-        await measure(ctx, row('s3blitz', 'summarize', 'default', c.name), blitzSpec('summarize', ['summarize', 's3://layouts', '--json', ...cold], E),
-          { expect, parse: (j) => ({ count: j.objects, ...ownStats(j) }) });
-      }
-      await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0 });
-      for (const n of [300, 1000]) {
-        await measure(ctx, row('s3blitz', 'ls', `--list-concurrency ${n}`, 'steady'),
-          blitzSpec('ls', ['ls', 's3://layouts', '-v', '--list-concurrency', String(n), ...cold], E), { expect });
-      }
-      // Hints: a first listing writes them to the cache, the second starts from them.
-      const hinted = { ...blitzEnv(), XDG_CACHE_HOME: path.join(hintsHome, layout) };
-      await runPeer({ ...blitzSpec('ls', ['ls', 's3://layouts'], E), env: hinted }, { timeoutMs: ctx.timeoutSec * 1000 });
-      await measure(ctx, row('s3blitz', 'ls', 'second run (split hints)', 'steady'), { ...blitzSpec('ls', ['ls', 's3://layouts', '-v'], E), env: hinted }, { expect });
-      for (const variant of ['default', 'tuned']) {
-        const prow = row('s3ls', 'ls --no-sort', variant === 'tuned' ? TUNING.s3ls.tuned.join(' ') : 'default', 'steady');
-        if (!ctx.peers.s3ls) { note(ctx, prow, 'MISSING', ctx.peers.s3lsMissing); continue; }
-        const spec = buildCommand(ctx.peers, 's3ls', 'ls', { endpoint: E, bucket: 'layouts', tuned: variant === 'tuned', extraArgs: ['--no-sort'] });
-        await measure(ctx, prow, spec, { expect, cap: mode.peerCap });
+      if (ctx.runs('layouts')) await layoutListingRows(ctx, layout, row, expect, cold, hintsHome);
+      if (!ctx.runs('plan')) continue;
+      // A shard plan of the layout (issue 19): its list requests, and how even its shards
+      // are, counted from the layout's own keys (the fake seeds the same generator).
+      const keys = LAYOUTS[layout](mode.layoutKeys, 101 + i).sort(compareKeys).filter((k, j, a) => j === 0 || k !== a[j - 1]);
+      for (const n of PLAN_SHARDS) {
+        await measure(ctx, row('s3blitz', 'plan', `--shards ${n}`, 'steady'), blitzSpec('plan', ['plan', 's3://layouts', '--shards', String(n)], E),
+          { expect, parse: (plan) => planBalance(plan, keys) });
       }
     }
     await fake.clear('layouts');
@@ -293,7 +282,51 @@ async function layoutsSection(ctx) {
   }
 }
 
+// ls and summarize of one layout under each latency condition, at higher concurrency, with
+// split hints, and the parallel peer.
+async function layoutListingRows(ctx, layout, row, expect, cold, hintsHome) {
+  const { mode, fake } = ctx;
+  const E = fake.endpoint;
+  for (const c of CONDITIONS) {
+    await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0, ...c.lat });
+    await measure(ctx, row('s3blitz', 'ls', 'default', c.name), blitzSpec('ls', ['ls', 's3://layouts', '-v', ...cold], E), { expect });
+    await measure(ctx, row('s3blitz', 'summarize', 'default', c.name), blitzSpec('summarize', ['summarize', 's3://layouts', '--json', ...cold], E),
+      { expect, parse: (j) => ({ count: j.objects, ...ownStats(j) }) });
+  }
+  await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0 });
+  for (const n of [300, 1000]) {
+    await measure(ctx, row('s3blitz', 'ls', `--list-concurrency ${n}`, 'steady'),
+      blitzSpec('ls', ['ls', 's3://layouts', '-v', '--list-concurrency', String(n), ...cold], E), { expect });
+  }
+  // Hints: a first listing writes them to the cache, the second starts from them.
+  const hinted = { ...blitzEnv(), XDG_CACHE_HOME: path.join(hintsHome, layout) };
+  await runPeer({ ...blitzSpec('ls', ['ls', 's3://layouts'], E), env: hinted }, { timeoutMs: ctx.timeoutSec * 1000 });
+  await measure(ctx, row('s3blitz', 'ls', 'second run (split hints)', 'steady'), { ...blitzSpec('ls', ['ls', 's3://layouts', '-v'], E), env: hinted }, { expect });
+  for (const variant of ['default', 'tuned']) {
+    const prow = row('s3ls', 'ls --no-sort', variant === 'tuned' ? TUNING.s3ls.tuned.join(' ') : 'default', 'steady');
+    if (!ctx.peers.s3ls) { note(ctx, prow, 'MISSING', ctx.peers.s3lsMissing); continue; }
+    const spec = buildCommand(ctx.peers, 's3ls', 'ls', { endpoint: E, bucket: 'layouts', tuned: variant === 'tuned', extraArgs: ['--no-sort'] });
+    await measure(ctx, prow, spec, { expect, cap: mode.peerCap });
+  }
+}
+
 const ownStats = (j) => ({ ownEfficiency: j.stats?.efficiency, ownStats: j.stats });
+
+// A plan's shards counted on the sorted keys: count is the keys the shards hold together
+// (the layout's count exactly when the ranges tile it), balance the largest over the mean.
+const PLAN_SHARDS = [16, 100];
+function planBalance(plan, keys) {
+  const rank = (k) => { // keys <= k
+    if (k === null) return keys.length;
+    let lo = 0, hi = keys.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (compareKeys(keys[m], k) <= 0) lo = m + 1; else hi = m; }
+    return lo;
+  };
+  const sizes = plan.ranges.map((r) => (r.empty ? 0 : rank(r.stopAt) - (r.startAfter === null ? 0 : rank(r.startAfter))));
+  const count = sizes.reduce((a, b) => a + b, 0);
+  const mean = keys.length / plan.ranges.length;
+  return { count, planRequests: plan.requests, balance: Math.max(...sizes) / mean, smallest: Math.min(...sizes) / mean, estimated: plan.estimatedObjects };
+}
 
 // ---------------------------------------------------------------------------
 // Versions: a million versions (several per key, every tenth key's newest a delete
@@ -422,11 +455,11 @@ async function main() {
   if (opts.versions != null) mode.versions = opts.versions;
   if (opts.metadata != null) mode.metadata = opts.metadata;
   const runs = (section) => opts.only.includes(section);
-  if (!runs('layouts')) mode.layoutKeys = 0;
+  if (!runs('layouts') && !runs('plan')) mode.layoutKeys = 0;
   for (const l of opts.layouts || []) if (!LAYOUTS[l]) { console.error(`unknown layout ${l} (have ${Object.keys(LAYOUTS)})`); process.exit(2); }
   const started = new Date();
   const host = machine(); // now: others may commit or edit src/ while the benchmark runs
-  const ctx = { opts, mode, modeName, rows: [], timeoutSec: opts.timeoutSec || mode.timeoutSec, blitzSpec, note };
+  const ctx = { opts, mode, modeName, rows: [], timeoutSec: opts.timeoutSec || mode.timeoutSec, blitzSpec, note, runs };
 
   console.log(`# s3blitz benchmark (${modeName}), fake S3 latency LIST ${opts.listLatency} ms, other ${opts.otherLatency} ms`);
   ctx.peers = await ensurePeers({ peers: opts.peers, log: (m) => console.log(`  ${m}`) });
@@ -540,8 +573,21 @@ function machine() {
 
 // The layouts section as two tables: s3blitz under each latency condition, then the
 // concurrency curve, the second run with hints and the parallel peer (steady latency).
+// Shard plans per layout: list requests, time, and the largest and smallest shard over the mean.
+function planTable(ctx) {
+  const rows = ctx.rows.filter((r) => r.group === 'layouts' && r.op === 'plan');
+  if (!rows.length) return [];
+  const out = ['', `#### Shard plans of every key layout (${fmtInt(ctx.mode.layoutKeys)} keys each, ${ctx.opts.listLatency} ms per LIST)`, '',
+    '| layout | shards | list requests | seconds | largest shard / mean | smallest shard / mean | estimated objects |', '|---|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    if (r.status !== 'ok') { out.push(`| ${r.data} | ${r.settings} | ${r.status} | | | | |`); continue; }
+    out.push(`| ${r.data} | ${r.settings.replace('--shards ', '')} | ${fmtInt(r.planRequests)} | ${num(r.wallSec, 1)} | ${num(r.balance, 2)} | ${num(r.smallest, 2)} | ${fmtInt(r.estimated)} |`);
+  }
+  return out;
+}
+
 function layoutTables(ctx) {
-  const rows = ctx.rows.filter((r) => r.group === 'layouts');
+  const rows = ctx.rows.filter((r) => r.group === 'layouts' && r.op !== 'plan');
   if (!rows.length) return [];
   const layouts = [...new Set(rows.map((r) => r.layout))];
   const get = (layout, tool, op, settings, condition) => rows.find((r) => r.layout === layout && r.tool === tool && r.op === op && r.settings === settings && r.condition === condition);
@@ -619,6 +665,7 @@ function report(ctx, started, modeName, m) {
     `Tuned settings: aws ${settingsOf('aws', 'tuned')}; s5cmd ${settingsOf('s5cmd', 'tuned')}; rclone ls ${settingsOf('rclone', 'tuned', 'ls')}, copy ${settingsOf('rclone', 'tuned', 'copy')} (see bench/peers.js TUNING for the sources).`);
   if (foot.length) lines.push('', ...foot.map((f, i) => `[${i + 1}] ${f}`));
   lines.push(...layoutTables(ctx));
+  lines.push(...planTable(ctx));
   lines.push(...transferTables(ctx));
   lines.push(...versionMetadataTables(ctx));
   const md = lines.join('\n') + '\n';

@@ -17,6 +17,8 @@ const errors = require('./errors');
 const { checkOptions } = require('./options');
 const { plan, sharded, writeResult } = require('./stages/shards');
 const { merge, mergeResults, readResults } = require('./stages/merge');
+const { manifest } = require('./stages/manifest');
+const batchManifest = require('./stages/batch-manifest');
 
 // A listing whose options are checked against the table, as every function's are.
 class Listing extends ListingImpl {
@@ -67,6 +69,7 @@ const mbChecked = checked('mb', mb);
 const rbChecked = checked('rb', rb);
 const estimateChecked = checked('estimateMetadataScan', estimateScan);
 const removeVersionsChecked = checked('removeVersions', removeVersions, { shards: true });
+const manifestChecked = checked('manifest', manifest);
 
 module.exports = {
   items, pages,
@@ -87,6 +90,8 @@ module.exports = {
   mb: mbChecked,
   rb: rbChecked,
   plan: planChecked,
+  manifest: manifestChecked,
+  batchManifest,
   merge, mergeResults, readResults, writeResult,
   estimateMetadataScan: estimateChecked,
   removeVersions: removeVersionsChecked,

@@ -77,6 +77,8 @@ const OPTIONS = {
   // rm, cat, head, cp from a stream.
   deleteConcurrency: { default: 32, help: 'DeleteObjects requests (1000 keys each) at once' },
   range: {}, tags: {}, stream: {},
+  // manifest: where the S3 Batch Operations manifest goes (a file or s3://bucket/key).
+  output: {},
   // Callbacks and run plumbing.
   signal: {}, stopSignal: {}, log: {}, progress: {}, stats: {},
   onProgress: {}, onObject: {}, onUpload: {}, onConcurrency: {}, onPair: {}, onDelete: {},
@@ -88,7 +90,7 @@ const OPTIONS = {
   // Set by the stages, not by callers: paths already read (stages/paths.js), and a listing
   // of a target that may not exist yet.
   sourceLocation: {}, targetLocation: {}, targetSide: {}, selectKey: {},
-  // Versions (issue 18): every version, one version, or the source as it was at a moment.
+  // Versions: every version, one version, or the source as it was at a moment.
   allVersions: {}, versionId: {}, asOf: {},
   // Metadata and tags of every object, from HeadObject (and GetObjectTagging), for --filter,
   // summarize --by and the listing's output.

@@ -10,6 +10,7 @@ const { Progress } = require('../progress');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('../stages/shards');
 const { help } = require('../options');
 const { UsageError } = require('../errors');
+const { batchCsvFormat, batchRows } = require('./batch-csv');
 
 function common(cmd) {
   return outputOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(cmd)))));
@@ -23,7 +24,7 @@ function notice(opts) {
 // interruption says so itself); a wildcard that matched nothing says so and exits 1.
 function finish(opts, res) {
   if (opts.verbose && res.stats) writeErr(`${statsText(res.stats)}\n`);
-  if (res.complete === false && opts.maxListRequests !== undefined && !opts.quiet && formatOf(opts) === 'text') writeErr('s3blitz: the listing is incomplete (--max-list-requests)\n');
+  if (res.complete === false && opts.maxListRequests !== undefined && !opts.quiet && (opts.format === 's3-batch-csv' || formatOf(opts) === 'text')) writeErr('s3blitz: the listing is incomplete (--max-list-requests)\n');
   if (res.noMatch) { writeErr(`s3blitz: ${res.noMatch}\n`); return 1; }
   return 0;
 }
@@ -64,6 +65,7 @@ function register(program) {
     .option('-l, --long', 'date, size and key (versions: also the version id, * latest, D delete marker)')
     .option('--unordered', 'print pages as they arrive (faster; order not guaranteed)')
     .option('--dryrun', 'with --metadata or --tags: print the requests and price of the scan, from the listing alone')
+    .option('--format <format>', 'text, json, or s3-batch-csv: an S3 Batch Operations manifest (bucket,key with keys URL-encoded; with --all-versions also the version id)')
     .addHelpText('after', examples([
       's3blitz ls s3://my-bucket/logs/2024/',
       's3blitz ls s3://my-bucket --long --pattern .parquet',
@@ -73,21 +75,25 @@ function register(program) {
       's3blitz ls s3://my-bucket --as-of 2024-06-01T12:00:00Z',
       "s3blitz ls s3://my-bucket --metadata --tags --json --filter 'js:({ContentType}) => ContentType === \"text/html\"'",
       's3blitz ls s3://my-bucket --metadata --dryrun',
+      's3blitz ls s3://my-bucket/logs/ --format s3-batch-csv > manifest.csv',
     ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
+      const batchCsv = batchCsvFormat(opts);
       const { example, libOpts: asked } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);
       if (opts.dryrun) return estimate(asked, opts);
       // Versions print long: a key alone would repeat without saying which version it is.
       const long = opts.humanReadable && !opts.allVersions ? itemLongHuman : itemLong;
-      const fmt = formatOf(opts) === 'json' ? itemJson : opts.long || opts.allVersions ? long : null;
+      const fmt = batchCsv ? null : formatOf(opts) === 'json' ? itemJson : opts.long || opts.allVersions ? long : null;
       // A shard lists its own range of the source (stages/shards.js).
       const shard = await resolveShard(asked);
       if (shard && !opts.quiet) writeErr(`s3blitz: shard ${shard.index} of ${shard.of} (from ${shard.via}): ${shardText(shard)}\n`);
       const libOpts = shard ? shardOptions(asked, shard) : { ...asked, result: undefined };
       const listing = new lib.Listing(libOpts);
       try {
+        const rows = batchCsv ? batchRows(listing, { versions: Boolean(opts.allVersions) }) : null;
         for await (const chunk of listing.chunks()) {
+          if (rows) { await writeOut(rows(chunk)); continue; }
           if (!fmt) { await writeOut(chunkLines(chunk)); continue; }
           let text = '';
           for (const it of chunk.toItems()) text += fmt(it) + '\n';
@@ -189,4 +195,4 @@ function register(program) {
     }));
 }
 
-module.exports = { register, finish, notice };
+module.exports = { register, finish, notice, prepare };

@@ -5,6 +5,7 @@ const { registerCopy } = require('./copy-command');
 const { registerCompare } = require('./compare-commands');
 const { registerObjects } = require('./object-commands');
 const { registerShards } = require('./shard-commands');
+const { registerManifest } = require('./manifest-command');
 const { EXIT } = require('../errors');
 const pkg = require('../../package.json');
 
@@ -39,6 +40,7 @@ Examples:
   registerCompare(program);
   registerObjects(program);
   registerShards(program);
+  registerManifest(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

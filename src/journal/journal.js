@@ -211,15 +211,21 @@ class Journal {
 }
 
 // The lock of a command: a file beside its journal naming the process that runs it. One left
-// by a process that is gone (a crash, a kill) is taken over.
-const held = new Set(); // lock files this process holds
+// by a process that is gone (a crash, a kill) is taken over. A process on another host (a
+// state folder on NFS or EFS) cannot be asked whether it runs, so a holder touches its lock
+// every HEARTBEAT_MS, and one from another host untouched for STALE_MS is taken as gone.
+const held = new Map(); // lock files this process holds -> their heartbeat timers
+const HEARTBEAT_MS = 30000;
+const STALE_MS = Number(process.env.S3BLITZ_LOCK_STALE_MS) || 10 * 60 * 1000;
 
 function takeLock(file, command, log) {
   const me = { pid: process.pid, host: os.hostname(), started: new Date().toISOString(), command };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       fs.writeFileSync(file, JSON.stringify(me), { flag: 'wx', mode: 0o600 });
-      held.add(file);
+      const beat = setInterval(() => { try { const now = new Date(); fs.utimesSync(file, now, now); } catch { /* removed: released */ } }, HEARTBEAT_MS);
+      beat.unref();
+      held.set(file, beat);
       return file;
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
@@ -233,20 +239,25 @@ function takeLock(file, command, log) {
       if (age < 10000) throw new SafetyError(`another run of the same ${command} is starting (its lock ${file} is being written): wait for it or stop it`);
     } else if (isRunning(other, file)) {
       throw new SafetyError(`another run of the same ${command} is in progress (pid ${other.pid}${other.host !== me.host ? ` on ${other.host}` : ''}, started ${other.started}): wait for it or stop it; its lock is ${file}`);
-    } else if (log) log(`taking over the lock of an earlier run that is gone (pid ${other.pid}, started ${other.started})`);
+    } else if (log) log(`taking over the lock of an earlier run that is gone (pid ${other.pid}${other.host !== me.host ? ` on ${other.host}, its lock untouched for ${Math.round(STALE_MS / 60000)} minutes` : ''}, started ${other.started})`);
     fs.rmSync(file, { force: true });
   }
   throw new SafetyError(`cannot take the lock ${file}: another run keeps taking it`);
 }
 
 function isRunning({ pid, host }, file) {
-  if (host !== os.hostname()) return true; // cannot tell: assume it runs
+  if (host !== os.hostname()) {
+    let touched = Date.now();
+    try { touched = fs.statSync(file).mtimeMs; } catch { /* gone this instant: as if running, the next attempt sees */ }
+    return Date.now() - touched < STALE_MS;
+  }
   if (pid === process.pid) return held.has(file);
   try { process.kill(pid, 0); return true; } catch (err) { return err.code === 'EPERM'; }
 }
 
 function releaseLock(file) {
   if (!file || !held.has(file)) return;
+  clearInterval(held.get(file));
   held.delete(file);
   fs.rmSync(file, { force: true });
 }

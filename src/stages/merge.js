@@ -112,7 +112,11 @@ function mergeResults(results, options = {}) {
     out.method = first.result.method;
     out.unmappable = rs.flatMap((r) => r.unmappable || []).slice(0, MAX_NAMED);
   }
-  if (command === 'sync') out.deleteRefused = rs.map((r) => r.deleteRefused).filter(Boolean);
+  if (command === 'sync') {
+    // As one sync reports it: why deletes were skipped (each shard's reason once), or null.
+    const why = [...new Set(rs.map((r) => r.deleteRefused).filter(Boolean))];
+    out.deleteRefused = why.length ? why.join('; ') : null;
+  }
   if (command === 'rm') {
     for (const k of ['deleted', 'failed', 'planned']) if (rs.some((r) => r[k])) out[k] = tally(rs, k);
     out.ok = rs.every((r) => r.ok !== false);

@@ -39,6 +39,10 @@ async function main(): Promise<number> {
   const tags: Record<string, string> | undefined = h.Tags;
   const up = await s3blitz.putStream({ target: 's3://b/k', stream: process.stdin, partSize: '16MiB', contentType: 'text/plain' });
   await s3blitz.mb({ source: 's3://new-bucket', region: 'eu-west-1' });
+  const mf = await s3blitz.manifest({ source: 's3://b/logs/', output: 's3://b/manifests/logs.csv', pattern: '.gz' });
+  const job: { ObjectArn: string; ETag: string } | null = mf.location;
+  const fields: string[] = mf.spec.Fields;
+  const row: string = s3blitz.batchManifest.manifestRow('b', 'a key+1.txt');
   const rb = await s3blitz.rb({ source: 's3://old-bucket', force: true, maxDelete: 10 });
   const plan = await s3blitz.plan({ source: 's3://b', shards: 8, planBudget: 200 });
   const first: string | null = plan.ranges[0].stopAt;
@@ -66,7 +70,7 @@ async function main(): Promise<number> {
   listing.close();
   void keys; void complete; void objects; void m; void ok; void verdict; void deleted; void gone; void alias; void contentLength;
   void tags; void up; void rb; void names; void order; void text;
-  void first; void merged.shards.of; void again; void wrote;
+  void first; void merged.shards.of; void again; void wrote; void job; void fields; void row;
   return EXIT.OK;
 }
 

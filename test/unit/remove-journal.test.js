@@ -126,4 +126,36 @@ describe('the lock of a command', () => {
     j.remove();
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
+
+  test('a holder touches its lock while it runs, so that other hosts know it is alive', () => {
+    const file = path.join(state, 'beat.jsonl');
+    jest.useFakeTimers();
+    try {
+      const j = Journal.open('cp', { journal: file });
+      const old = new Date(Date.now() - 3600e3);
+      fs.utimesSync(`${file}.lock`, old, old);
+      jest.advanceTimersByTime(30000);
+      expect(Date.now() - fs.statSync(`${file}.lock`).mtimeMs).toBeLessThan(60000);
+      j.remove();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('a lock of another host (a shared state folder) holds while it is touched, and is taken over once it is not', () => {
+    const file = path.join(state, 'other-host.jsonl');
+    const lock = `${file}.lock`;
+    fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: 'another-host.example', started: 'then', command: 'cp' }));
+    // Touched just now: its process may be running there.
+    expect(() => Journal.open('cp', { journal: file })).toThrow(/another run of the same cp is in progress \(pid 1 on another-host\.example, started then\)/);
+    // Untouched for an hour (its holder would have touched it every 30 s): gone.
+    const old = new Date(Date.now() - 3600e3);
+    fs.utimesSync(lock, old, old);
+    const logs = [];
+    const j = Journal.open('cp', { journal: file }, { log: (m) => logs.push(m) });
+    expect(logs).toEqual(['taking over the lock of an earlier run that is gone (pid 1 on another-host.example, its lock untouched for 10 minutes, started then)']);
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8')).host).toBe(os.hostname());
+    j.remove();
+    expect(fs.existsSync(lock)).toBe(false);
+  });
 });

@@ -102,6 +102,13 @@ describe('merge', () => {
     expect(() => mergeResults([del(0, null, 'm'), del(1, 'm', null)], { maxDelete: 1000 })).toThrow(expect.objectContaining({ exitCode: 4 }));
     expect(mergeResults([del(0, null, 'm'), del(1, 'm', null)], { maxDelete: 1200 }).deleted.objects).toBe(1200);
   });
+
+  test('a sync\'s skipped deletes: null when no shard skipped any, else each reason once', () => {
+    const sy = (i, a, b, why) => ({ ...result(i, 3, a, b), command: 'sync', result: { ...result(i, 3, a, b).result, deleted: { objects: 0, bytes: 0 }, classes: {}, deleteRefused: why } });
+    expect(mergeResults([sy(0, null, 'f', null), sy(1, 'f', 'm', null), sy(2, 'm', null, null)]).deleteRefused).toBeNull();
+    const why = 'some copies failed: nothing was deleted';
+    expect(mergeResults([sy(0, null, 'f', why), sy(1, 'f', 'm', null), sy(2, 'm', null, why)]).deleteRefused).toBe(why);
+  });
 });
 
 describe('which shard this process is', () => {
