@@ -202,6 +202,10 @@ function buildCommand(peers, peer, op, opts) {
   } else if (peer === 'rclone') {
     const t = tuned ? TUNING.rclone.tuned[op === 'ls' ? 'ls' : op === 'copy' ? 'copy' : 'transfer'] : [];
     const at = (side) => (local(side) ? opts[side] : `${REMOTE}:${opts[side]}`);
+    // A multi-thread upload (files at or over --multi-thread-cutoff, 256 MiB) learns the new
+    // object's size from a HEAD; without it rclone reads size 0, calls the upload corrupted
+    // and deletes it. Uploads therefore keep that HEAD (rclone's default).
+    if (op === 'upload') delete env[`RCLONE_CONFIG_${REMOTE.toUpperCase()}_NO_HEAD_OBJECT`];
     args = op === 'ls'
       ? ['lsf', '-R', '--files-only', ...t, `${REMOTE}:${opts.bucket}`]
       // same remote on both sides => rclone does server-side CopyObject
