@@ -15,6 +15,7 @@ const MAX_CHARS = 96; // past this many, a position takes any character seen any
 // A character probed this often at a position without finding a sibling is not guessed there again.
 const MISSES = 2;
 const ENDS = -1; // the key ends here: before every character
+const BROAD_RUN = 8; // constant positions before a varying one that may vary too (broad)
 
 function isDigit(cp) { return cp >= 0x30 && cp <= 0x39; }
 function isLower(cp) { return cp >= 0x61 && cp <= 0x7a; }
@@ -88,6 +89,7 @@ class KeyShape {
     this.areas = new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
     this.slots = new Map();
     this.alpha = []; // every code point seen, sorted
+    this.learned = 0; // keys learnt (what caches of the whole shape go by)
   }
 
   _area(name) {
@@ -106,7 +108,9 @@ class KeyShape {
     return s;
   }
 
-  learn(key) {
+  // folder: key is a folder's name (a delimiter listing's prefix), not a key: no key ends there.
+  learn(key, folder = false) {
+    this.learned++;
     const c = new Cursor(this, key, 0);
     let i = 0;
     for (; i < key.length; i++) {
@@ -122,7 +126,7 @@ class KeyShape {
       c.step(i, cp);
       if (cp > 0xffff) i++;
     }
-    const end = this._slot(c.slotAt(i), true);
+    const end = folder ? null : this._slot(c.slotAt(i), true);
     if (end && !end.wide) {
       if (end.chars[0] !== ENDS) { end.chars.unshift(ENDS); end.version++; }
     }
@@ -159,16 +163,94 @@ class KeyShape {
     return [...set].sort((a, b) => a - b);
   }
 
+  // What a position may take at most, for judging how much is not read yet (broad). A
+  // position seen to vary takes every character of the kinds the varying positions of its
+  // folder name take (digits, lower case, upper case; with three kinds, any character):
+  // a field seen at 00 may run to 99, a name seen to start with 0 may start with z. So do
+  // the last BROAD_RUN positions before a key's first varying one, even when one page
+  // showed a single character there: the first page of a range holds its lowest keys, so
+  // what varies across the range is constant on it. Positions further up are constant (a
+  // run that long would take more pages than any bucket holds to vary), and positions
+  // past the first varying one that were seen with one character are fixed ('.gz').
+  _varying(slot) {
+    return Boolean(slot) && (slot.wide || slot.chars.length - (slot.chars[0] === ENDS ? 1 : 0) >= 2);
+  }
+
+  _kinds(slot) {
+    if (slot.wide) return 15;
+    let m = 0;
+    for (const cp of slot.chars) if (cp !== ENDS) m |= isDigit(cp) ? 1 : isLower(cp) ? 2 : isUpper(cp) ? 4 : 8;
+    return m;
+  }
+
+  // The kinds of character the varying positions of slot id's folder name take.
+  _nameKinds(id) {
+    const base = id - (id % MAX_OFFSET);
+    if (!this.kindsCache || this.kindsCache.learned !== this.learned) this.kindsCache = { learned: this.learned, byName: new Map() };
+    let m = this.kindsCache.byName.get(base);
+    if (m === undefined) {
+      m = 0;
+      for (let off = 0; off < MAX_OFFSET; off++) {
+        const s = this.slots.get(base + off);
+        if (this._varying(s)) m |= this._kinds(s);
+      }
+      this.kindsCache.byName.set(base, m);
+    }
+    return m;
+  }
+
+  _broad(slot, kinds) {
+    if (slot.wide) return this.alpha;
+    const set = new Set(slot.chars);
+    const add = (from, to) => { for (let cp = from; cp <= to; cp++) set.add(cp); };
+    const m = kinds | this._kinds(slot);
+    if (m & 1) add(0x30, 0x39);
+    if (m & 2) add(0x61, 0x7a);
+    if (m & 4) add(0x41, 0x5a);
+    if (((m & 1) > 0) + ((m & 2) > 0) + ((m & 4) > 0) + ((m & 8) > 0) >= 3) for (const cp of this.alpha) set.add(cp);
+    return [...set].sort((a, b) => a - b);
+  }
+
+  // The weights broad mode gives position i of a key whose first varying position is v.
+  _weightedAt(slot, id, i, v, broad) {
+    if (!broad || !(this._varying(slot) || (i < v && i >= v - BROAD_RUN))) return this._weighted(slot);
+    return this._weighted(slot, this._nameKinds(id));
+  }
+
+  // A key's first position (from `from`) seen to vary; its length when none is.
+  _firstVarying(key, from) {
+    const c = new Cursor(this, key, from);
+    for (let i = from; i < key.length;) {
+      if (this._varying(this._slot(c.slotAt(i), false))) return i;
+      const cp = key.codePointAt(i);
+      c.step(i, cp);
+      i += cp > 0xffff ? 2 : 1;
+    }
+    return key.length;
+  }
+
   // The alphabet, as cumulative shares: chars[j] holds [lower[j], lower[j + 1]).
-  _weighted(slot) {
-    if (slot.cache && slot.cache.version === slot.version && slot.cache.alphaLength === this.alpha.length) return slot.cache;
-    const chars = this._allowed(slot, false);
+  // kinds: broad, with the kinds of its folder name (_broad).
+  _weighted(slot, kinds = null) {
+    const key = kinds === null ? 'cache' : 'broadCache';
+    const cached = slot[key];
+    if (cached && cached.version === slot.version && cached.alphaLength === this.alpha.length && cached.kinds === kinds) return cached;
+    const chars = kinds === null ? this._allowed(slot, false) : this._broad(slot, kinds);
     // Every character it takes weighs the same: how often sampled keys had one says more
     // about which pages were read first than about where keys are.
     const lower = new Float64Array(chars.length + 1);
     for (let j = 0; j <= chars.length; j++) lower[j] = j / chars.length;
-    slot.cache = { version: slot.version, alphaLength: this.alpha.length, chars, lower };
-    return slot.cache;
+    slot[key] = { version: slot.version, alphaLength: this.alpha.length, kinds, chars, lower };
+    return slot[key];
+  }
+
+  /** The characters position i of key takes (sorted code points, -1: keys end there): as
+   *  frac weighs them, or at most (broad, the key's positions counted from `from`). Null: never seen. */
+  charsAt(key, i, broad = false, from = 0) {
+    const id = new Cursor(this, key, i).slotAt(i);
+    const slot = this._slot(id, false);
+    if (!slot) return null;
+    return this._weightedAt(slot, id, i, broad ? this._firstVarying(key, from) : 0, broad).chars;
   }
 
   // Characters that may begin a sibling of key's subtree at position i, most promising
@@ -205,15 +287,18 @@ class KeyShape {
 
   // Share of context's subtree that sorts below key, each character of a position taking
   // its weight: 0 before the subtree, 1 after it.
-  frac(key, context) {
+  // broad: each position taking what it may at most (_broad), for what is not read yet.
+  frac(key, context, broad = false) {
     if (key === null) return 1;
     if (!key.startsWith(context)) return compareKeys(key, context) < 0 ? 0 : 1;
     const c = new Cursor(this, key, context.length);
+    const v = broad ? this._firstVarying(key, context.length) : 0;
     let f = 0, scale = 1;
     for (let i = context.length; scale > 1e-15;) {
-      const slot = this._slot(c.slotAt(i), false);
+      const id = c.slotAt(i);
+      const slot = this._slot(id, false);
       if (!slot) break; // nothing known this deep: stop refining
-      const { chars, lower } = this._weighted(slot);
+      const { chars, lower } = this._weightedAt(slot, id, i, v, broad);
       if (chars.length === 0) break;
       const cp = i < key.length ? key.codePointAt(i) : ENDS;
       const j = lowerBound(chars, cp);
@@ -229,14 +314,15 @@ class KeyShape {
 
   // A key near share f of context's subtree, strictly between lo and hi (hi null: no
   // bound), or null when the shape cannot name one.
-  keyAt(context, f, lo, hi) {
+  keyAt(context, f, lo, hi, broad = false) {
     if (!(f > 0 && f < 1)) return null;
     let s = context;
     const c = new Cursor(this, context, context.length);
     for (let i = context.length, steps = 0; steps < 64; steps++) {
-      const slot = this._slot(c.slotAt(i), false);
+      const id = c.slotAt(i);
+      const slot = this._slot(id, false);
       if (!slot) break;
-      const { chars, lower } = this._weighted(slot);
+      const { chars, lower } = this._weightedAt(slot, id, i, Infinity, broad);
       if (chars.length === 0) break;
       let j = lowerBound(lower, f);
       if (j >= chars.length || lower[j] > f) j--;
