@@ -16,6 +16,7 @@ const MAX_CHARS = 96; // past this many, a position takes any character seen any
 const MISSES = 2;
 const ENDS = -1; // the key ends here: before every character
 const BROAD_RUN = 8; // constant positions before a varying one that may vary too (broad)
+const DEPTH_MISSES = 12; // positions past where two keys part that learnGap counts misses at
 
 function isDigit(cp) { return cp >= 0x30 && cp <= 0x39; }
 function isLower(cp) { return cp >= 0x61 && cp <= 0x7a; }
@@ -85,11 +86,36 @@ class Cursor {
 }
 
 class KeyShape {
-  constructor() {
-    this.areas = new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
+  // prior: a shape of more keys (the whole bucket's, when this one learns one folder's):
+  // where this one has seen a position take one character or none, it goes by the prior's.
+  constructor(prior = null) {
+    this.prior = prior;
+    this.areas = prior ? prior.areas : new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
     this.slots = new Map();
-    this.alpha = []; // every code point seen, sorted
+    this.alpha = prior ? prior.alpha : []; // every code point seen, sorted
     this.learned = 0; // keys learnt (what caches of the whole shape go by)
+    this.views = new Map(); // id -> what this shape and its prior know of a position together
+  }
+
+  // The slot a position is judged by: this shape's where it saw the position vary, else
+  // the prior's with this shape's characters added.
+  _view(id) {
+    const own = this.slots.get(id);
+    if (!this.prior || this._varying(own)) return own;
+    const other = this.prior._view(id);
+    if (!other) return own;
+    if (!own) return other;
+    let v = this.views.get(id);
+    const version = own.version * 1e6 + other.version;
+    if (!v || v.source !== version || v.wide !== other.wide) {
+      v = new Slot();
+      v.source = version;
+      v.wide = other.wide;
+      v.chars = other.wide ? [] : [...new Set([...own.chars, ...other.chars])].sort((a, b) => a - b);
+      v.version = version;
+      this.views.set(id, v);
+    }
+    return v;
   }
 
   _area(name) {
@@ -186,12 +212,13 @@ class KeyShape {
   // The kinds of character the varying positions of slot id's folder name take.
   _nameKinds(id) {
     const base = id - (id % MAX_OFFSET);
-    if (!this.kindsCache || this.kindsCache.learned !== this.learned) this.kindsCache = { learned: this.learned, byName: new Map() };
+    const learned = this.learned + (this.prior ? this.prior.learned * 1e9 : 0);
+    if (!this.kindsCache || this.kindsCache.learned !== learned) this.kindsCache = { learned, byName: new Map() };
     let m = this.kindsCache.byName.get(base);
     if (m === undefined) {
       m = 0;
       for (let off = 0; off < MAX_OFFSET; off++) {
-        const s = this.slots.get(base + off);
+        const s = this._view(base + off);
         if (this._varying(s)) m |= this._kinds(s);
       }
       this.kindsCache.byName.set(base, m);
@@ -199,16 +226,50 @@ class KeyShape {
     return m;
   }
 
+  // Characters a position could take that were not seen there, and that no two keys read
+  // one after the other have shown missing (learnGap) twice or more.
   _broad(slot, kinds) {
-    if (slot.wide) return this.alpha;
+    const seen = new Set(slot.chars);
     const set = new Set(slot.chars);
-    const add = (from, to) => { for (let cp = from; cp <= to; cp++) set.add(cp); };
-    const m = kinds | this._kinds(slot);
-    if (m & 1) add(0x30, 0x39);
-    if (m & 2) add(0x61, 0x7a);
-    if (m & 4) add(0x41, 0x5a);
-    if (((m & 1) > 0) + ((m & 2) > 0) + ((m & 4) > 0) + ((m & 8) > 0) >= 3) for (const cp of this.alpha) set.add(cp);
+    const add = (cp) => { if (!seen.has(cp) && (slot.misses.get(cp) || 0) < MISSES) set.add(cp); };
+    const m = slot.wide ? 15 : kinds | this._kinds(slot);
+    if (slot.wide || ((m & 1) > 0) + ((m & 2) > 0) + ((m & 4) > 0) + ((m & 8) > 0) >= 3) for (const cp of this.alpha) add(cp);
+    if (m & 1) for (let cp = 0x30; cp <= 0x39; cp++) add(cp);
+    if (m & 2) for (let cp = 0x61; cp <= 0x7a; cp++) add(cp);
+    if (m & 4) for (let cp = 0x41; cp <= 0x5a; cp++) add(cp);
     return [...set].sort((a, b) => a - b);
+  }
+
+  /**
+   * Keys a and b (a < b) are next to each other (nothing lies between; a may be a probe's
+   * point; b null: nothing after a from `from` on): where they part, the characters between theirs are missing there, and past
+   * it, the characters after a's are missing at a's positions (a ended its subtrees).
+   * Counted as misses where the broad shape would have guessed them (positions from
+   * `from` on, at most DEPTH_MISSES past where they part).
+   */
+  learnGap(a, b, from = 0) {
+    let j = from;
+    while (b !== null && j < a.length && j < b.length && a.charCodeAt(j) === b.charCodeAt(j)) j++;
+    if (j > from && j < a.length && a.charCodeAt(j - 1) >= 0xd800 && a.charCodeAt(j - 1) <= 0xdbff) j--;
+    if (j >= a.length) return; // a is a prefix of b
+    const c = new Cursor(this, a, j);
+    for (let i = j, n = 0; i < a.length && n < DEPTH_MISSES; n++) {
+      const id = c.slotAt(i);
+      const slot = this._slot(id, false);
+      const cp = a.codePointAt(i);
+      if (slot) {
+        const top = i === j && b !== null && j < b.length ? b.codePointAt(j) : Infinity;
+        let changed = false;
+        for (const x of this._weighted(slot, this._nameKinds(id)).chars) {
+          if (x <= cp || x >= top || slot.chars.includes(x)) continue;
+          slot.misses.set(x, (slot.misses.get(x) || 0) + 1);
+          changed = true;
+        }
+        if (changed) slot.version++;
+      }
+      c.step(i, cp);
+      i += cp > 0xffff ? 2 : 1;
+    }
   }
 
   // The weights broad mode gives position i of a key whose first varying position is v.
@@ -221,7 +282,7 @@ class KeyShape {
   _firstVarying(key, from) {
     const c = new Cursor(this, key, from);
     for (let i = from; i < key.length;) {
-      if (this._varying(this._slot(c.slotAt(i), false))) return i;
+      if (this._varying(this._view(c.slotAt(i)))) return i;
       const cp = key.codePointAt(i);
       c.step(i, cp);
       i += cp > 0xffff ? 2 : 1;
@@ -248,7 +309,7 @@ class KeyShape {
    *  frac weighs them, or at most (broad, the key's positions counted from `from`). Null: never seen. */
   charsAt(key, i, broad = false, from = 0) {
     const id = new Cursor(this, key, i).slotAt(i);
-    const slot = this._slot(id, false);
+    const slot = this._view(id);
     if (!slot) return null;
     return this._weightedAt(slot, id, i, broad ? this._firstVarying(key, from) : 0, broad).chars;
   }
@@ -296,7 +357,7 @@ class KeyShape {
     let f = 0, scale = 1;
     for (let i = context.length; scale > 1e-15;) {
       const id = c.slotAt(i);
-      const slot = this._slot(id, false);
+      const slot = this._view(id);
       if (!slot) break; // nothing known this deep: stop refining
       const { chars, lower } = this._weightedAt(slot, id, i, v, broad);
       if (chars.length === 0) break;
@@ -320,7 +381,7 @@ class KeyShape {
     const c = new Cursor(this, context, context.length);
     for (let i = context.length, steps = 0; steps < 64; steps++) {
       const id = c.slotAt(i);
-      const slot = this._slot(id, false);
+      const slot = this._view(id);
       if (!slot) break;
       const { chars, lower } = this._weightedAt(slot, id, i, Infinity, broad);
       if (chars.length === 0) break;

@@ -24,7 +24,8 @@ const { KeyShape } = require('../keys/key-shape');
 const { compareKeys, keyProblem, commonPrefix, lastKeyWith, prefixEnd } = require('../keys/order');
 
 const SAMPLE_EVERY = 10; // keys of a page kept to place cuts (and the last)
-const SCOUTS = 4; // probes in one interval in a round
+const SCOUTS = 4; // scouts in one interval in a round
+const SPLITS = +(process.env.SHARD_SPLITS || 16); // probes in one interval in a round
 const PAGE = 1000;
 
 const below = (a, b) => b === null || compareKeys(a, b) < 0;
@@ -79,7 +80,21 @@ class FlatSample {
   }
 
   /** Starts from a page already read at the range's start (a folder's listing is one). */
+  // What a page (probed at point p) teaches the shape: its keys, and what is missing
+  // between each two of them (and after p, and after its last when nothing follows).
+  _learn(page, p = '') {
+    for (const item of page.items) this.shape.learn(item.Key);
+    for (const f of page.prefixes || []) this.shape.learn(f, true);
+    if (process.env.SHARD_GAPS === '0') return;
+    const names = this._entries(page).map((e) => e.key ?? e.folder);
+    const from = this.ctx.length;
+    let prev = p && p.startsWith(this.ctx) ? p : null;
+    for (const k of names) { if (prev !== null && compareKeys(prev, k) < 0) this.shape.learnGap(prev, k, from); prev = k; }
+    if (!page.truncated && prev !== null) this.shape.learnGap(prev, null, from);
+  }
+
   seed(page) {
+    this._learn(page, this.intervals[0].lo);
     const [range] = this.intervals;
     this.intervals = [];
     this._apply(this.intervals, range, [[range.lo, page]]);
@@ -160,9 +175,8 @@ class FlatSample {
   // An unread interval's estimate, in parts: the stretch inside the subtree its left
   // neighbour's keys share (after them), the one inside its right neighbour's (before
   // them), each at that neighbour's density within that subtree; and the middle between,
-  // where neither says much: at the mean of their densities (a region of keys next to an
-  // empty stretch may end anywhere in it), and what it could hold at most (the larger
-  // density over its broad width) kept as its room.
+  // where neither says much: at the mean of their densities, and what it could hold at
+  // most (the larger density over its broad width) kept as its room.
   _estimateOf(i) {
     const iv = this.intervals[i];
     const L = i > 0 && this.intervals[i - 1].read ? this.intervals[i - 1] : null;
@@ -175,7 +189,7 @@ class FlatSample {
     const inside = (r, a, b) => {
       // The other neighbour's density counts too where the stretch lies within its subtree as well.
       const within = (o, k) => o.P.length <= this.ctx.length || (k !== '' && k !== null && k.startsWith(o.P));
-      const others = [rl, rr].filter((o) => o && o !== r && within(o, a) && within(o, b));
+      const others = [rl, rr].filter((o) => o && o !== r && o.nb.first.startsWith(r.P) && o.nb.last.startsWith(r.P) && within(o, a) && within(o, b));
       const measure = (broad) => {
         const ds = [r, ...others].map((o) => this._density(o.nb, r.P, broad)).filter((d) => d !== null);
         if (!ds.length) return null;
@@ -185,7 +199,7 @@ class FlatSample {
       const est = measure(false);
       if (est === null) return;
       const room = measure(true);
-      iv.parts.push({ c: r.P, lo: a, hi: b, a: this._x(a, r.P), b: this._x(b, r.P), est, room: room === null ? est : Math.max(est, room) });
+      iv.parts.push({ c: r.P, lo: a, hi: b, a: this._x(a, r.P), b: this._x(b, r.P), est, room: room === null ? est : Math.max(est, room), ab: this._x(a, r.P, true), bb: this._x(b, r.P, true) });
     };
     if (rl && iv.lo !== '' && iv.lo.startsWith(rl.P) && rl.P.length > this.ctx.length) {
       const end = lastKeyWith(rl.P);
@@ -210,16 +224,18 @@ class FlatSample {
       for (const nb of nbs) if (nb.entries) ends.push(nb.first, nb.last);
       const c = ends.reduce((a, b) => commonPrefix(a, b));
       const weight = nbs.length ? nbs.reduce((s, nb) => s + this._entryWeight(nb), 0) / nbs.length : 1;
+      // An empty neighbour says where keys are not, not how dense they are next to it.
+      const full = nbs.filter((nb) => nb.entries > 0);
       const measure = (broad) => {
-        const ds = nbs.map((nb) => this._density(nb, c, broad)).filter((d) => d !== null);
+        const ds = full.map((nb) => this._density(nb, c, broad)).filter((d) => d !== null);
         const w = Math.max(0, this._x(to, c, broad) - this._x(from, c, broad));
-        if (!ds.length) return { est: Infinity, room: Infinity, w };
+        if (!ds.length) return { est: nbs.length ? 0 : Infinity, room: Infinity, w };
         const mean = ds.reduce((a, b) => a + b, 0) / ds.length;
         const split = ds.length < 2 || Math.max(...ds) > 2 * Math.min(...ds);
         return { est: w * mean * weight, room: w * Math.max(...ds) * weight, w, split };
       };
       const fit = measure(false), broad = measure(true);
-      iv.middle = { c, lo: from, hi: to, a: this._x(from, c), b: this._x(to, c), est: fit.est, room: Math.max(fit.room, broad.room), run: rl, split: fit.split };
+      iv.middle = { c, lo: from, hi: to, a: this._x(from, c), b: this._x(to, c), est: fit.est, room: Math.max(fit.room, broad.room), run: rl, split: fit.split, ab: this._x(from, c, true), bb: this._x(to, c, true) };
       iv.parts.push(iv.middle);
       iv.parts.sort((p, q) => (p.lo === '' ? -1 : q.lo === '' ? 1 : compareKeys(p.lo, q.lo)));
     }
@@ -236,7 +252,7 @@ class FlatSample {
     if (iv.lo === '' || !this.started) return [iv.lo];
     const worth = Math.max(iv.est, iv.room);
     if (Number.isFinite(worth) && worth <= 1.5 * PAGE) return [iv.lo];
-    k = Math.min(k, SCOUTS);
+    k = Math.min(k, this._unexplored(iv) ? +(process.env.SHARD_USPLITS || SCOUTS) : SPLITS);
     const out = new Set();
     const add = (p) => {
       if (p === null || out.size >= k) return;
@@ -252,23 +268,32 @@ class FlatSample {
     // names its positions are shared with others).
     const m = iv.middle;
     if (m && m.run && (m.split || this._unexplored(iv))) add(prefixEnd(m.run.P));
-    if (this._unexplored(iv)) for (const p of this._scouts(iv, k)) add(p);
-    // The rest near the quantiles of the estimate.
-    const finite = iv.parts.filter((p) => Number.isFinite(p.est));
-    const total = finite.reduce((s, p) => s + p.est, 0);
+    // And what follows the left neighbour's last key: a gap smaller than its estimate (the
+    // shape may have learnt its positions elsewhere) is read to its end at once.
+    const left = this.intervals[this.intervals.indexOf(iv) - 1];
+    if (k >= 2 && out.size < k && left && left.read && left.keys > 0 && process.env.SHARD_LO === '1') out.add(iv.lo);
+    if (this._unexplored(iv)) for (const p of this._scouts(iv, SCOUTS)) add(p);
+    // The rest near the quantiles of the estimate; of what it could hold where that is
+    // much more (spread over the room the fitted shape has not seen).
+    const broad = process.env.SHARD_BP !== '0' && this._unexplored(iv);
+    const finite = iv.parts.filter((p) => Number.isFinite(broad ? p.room : p.est));
+    const total = finite.reduce((s, p) => s + (broad ? p.room : p.est), 0);
     const more = k - out.size;
-    for (let j = 1; j <= more && total > 0; j++) add(this._place(finite, (total * j) / (more + 1), iv));
+    for (let j = 1; j <= more && total > 0; j++) add(this._place(finite, (total * j) / (more + 1), iv, broad));
     if (!out.size) out.add(iv.lo);
     return [...out].sort(compareKeys);
   }
 
   // The key at `need` keys into an unread interval's parts.
-  _place(parts, need, iv) {
+  // broad: by what the parts could hold, over their broad widths.
+  _place(parts, need, iv, broad = false) {
     let cum = 0;
     for (const p of parts) {
-      if (cum + p.est < need && p !== parts[parts.length - 1]) { cum += p.est; continue; }
-      const t = p.est > 0 ? Math.min(1, Math.max(0, (need - cum) / p.est)) : 0;
-      const k = this.shape.keyAt(p.c, p.a + t * (p.b - p.a), iv.lo || this.ctx, iv.hi);
+      const est = broad ? p.room : p.est;
+      if (cum + est < need && p !== parts[parts.length - 1]) { cum += est; continue; }
+      const t = est > 0 ? Math.min(1, Math.max(0, (need - cum) / est)) : 0;
+      const k = broad ? this.shape.keyAt(p.c, p.ab + t * (p.bb - p.ab), iv.lo || this.ctx, iv.hi, true)
+        : this.shape.keyAt(p.c, p.a + t * (p.b - p.a), iv.lo || this.ctx, iv.hi);
       return k && !keyProblem(k) ? k : null;
     }
     return null;
@@ -299,6 +324,7 @@ class FlatSample {
   async probe(chosen) {
     if (!chosen.length) return;
     const pages = await Promise.all(chosen.map(([, p]) => this.list(this.ctx, p, this.delimiter)));
+    pages.forEach((page, j) => this._learn(page, chosen[j][1]));
     const byInterval = new Map();
     chosen.forEach(([iv, p], j) => { if (!byInterval.has(iv)) byInterval.set(iv, []); byInterval.get(iv).push([p, pages[j]]); });
     const next = [];
@@ -400,4 +426,4 @@ function spread(list) {
   return out;
 }
 
-module.exports = { FlatSample, SCOUTS, PAGE };
+module.exports = { FlatSample, SPLITS, PAGE };

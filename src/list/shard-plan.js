@@ -24,7 +24,7 @@
 // source exactly.
 const { KeyShape } = require('../keys/key-shape');
 const { compareKeys } = require('../keys/order');
-const { FlatSample, SCOUTS, PAGE } = require('./flat-sample');
+const { FlatSample, SPLITS, PAGE } = require('./flat-sample');
 
 const ROUND = 32; // requests in flight at once
 const PACE = 8; // requests a round for what has a basis while some folders have none
@@ -69,7 +69,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   const flatOnly = Boolean(range.after || range.stop !== null || !store.delimiters);
   const folders = new Map(); // prefix -> Folder
   const start = (f) => {
-    f.sample = new FlatSample(list, f.prefix, f === root ? range.after || '' : '', f === root ? range.stop : null, shape,
+    f.sample = new FlatSample(list, f.prefix, f === root ? range.after || '' : '', f === root ? range.stop : null, process.env.SHARD_SHAPE === 'local' ? new KeyShape() : shape,
       f.flat ? {} : { delimiter: '/', weigh: (p) => estimate(folders.get(p)) });
   };
   const root = new Folder(range.prefix, null);
@@ -147,11 +147,14 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
         if (levels < SPARSE) top = null;
       }
       if (!top) continue;
-      const drop = (x) => { for (const c of x.children.values()) { folders.delete(c.prefix); drop(c); } };
+      // What its listings showed of its folders' names is kept for the flat sample's shape.
+      const names = [];
+      const drop = (x) => { for (const c of x.children.values()) { folders.delete(c.prefix); names.push(c.prefix); drop(c); } };
       drop(top);
       top.children.clear();
       top.flat = true;
       start(top);
+      for (const p of names) top.sample.shape.learn(p, true);
     }
   };
 
@@ -160,7 +163,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     // What a request could teach: [pri, tie, kind, ...].
     const wants = [];
     for (const f of folders.values()) {
-      if (f.sample && f.sample.started) for (const [iv, u] of f.sample.open()) wants.push({ pri: u, key: iv.lo, depth: f.depth, f, iv, k: 0, max: SCOUTS });
+      if (f.sample && f.sample.started) for (const [iv, u] of f.sample.open()) wants.push({ pri: u, key: iv.lo, depth: f.depth, f, iv, k: 0, max: SPLITS });
       else if (f.sample) wants.push({ pri: Infinity, key: f.prefix, depth: f.depth, f, iv: f.sample.intervals[0], k: 0, max: 1 });
     }
     // Folders not started, by parent: the mass their estimate rests on, shared by the grounded siblings it comes from.
@@ -227,7 +230,12 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       for (const c of [...f.children.values()].slice(0, +process.env.SHARD_KIDS || 6)) show(c, d + 1);
     };
     show(root, 0);
-    if (process.env.SHARD_IV !== undefined) for (const iv of folders.get(process.env.SHARD_IV).sample.intervals) console.log(iv.read ? 'R' : 'u', JSON.stringify(iv.lo).slice(0, 40), JSON.stringify(iv.hi).slice(0, 40), iv.read ? `${iv.keys} keys ${iv.folders.join(',')} ${iv.first && shape.frac(iv.first, '')} ${iv.last && shape.frac(iv.last, '')}` : `est ${Math.round(iv.est)} room ${Math.round(iv.room)} ` + (process.env.SHARD_PARTS ? JSON.stringify(iv.parts.map((p) => ({ c: p.c, lo: p.lo && p.lo.slice(0, 12), hi: p.hi && p.hi.slice(0, 12), a: p.a, b: p.b, est: Math.round(p.est) }))) : ''));
+    if (process.env.SHARD_VERIFY) for (const f of folders.values()) if (f.sample) for (const iv of f.sample.intervals) if (iv.read) {
+      const t = store.expected({ prefix: f.prefix, startAfter: iv.lo, stopAt: iv.hi }).length;
+      const mine = iv.keys + iv.folders.reduce((s, p) => s + store.expected({ prefix: p }).length, 0);
+      if (t !== mine) console.log('MISMATCH', f.prefix.slice(-20), JSON.stringify(iv.lo.slice(-30)), JSON.stringify(iv.hi && iv.hi.slice(-30)), mine, t);
+    }
+    if (process.env.SHARD_IV !== undefined) for (const iv of folders.get(process.env.SHARD_IV).sample.intervals) console.log(iv.read ? 'R' : 'u', JSON.stringify(iv.lo).slice(0, 40), JSON.stringify(iv.hi).slice(0, 40), iv.read ? `${iv.keys} keys ${iv.folders.join(',')} ` : `est ${Math.round(iv.est)} room ${Math.round(iv.room)} ` + (process.env.SHARD_PARTS ? JSON.stringify(iv.parts.map((p) => ({ c: p.c, lo: p.lo && p.lo.slice(+(process.env.SHARD_CUT || 0)).slice(0, 60), hi: p.hi && p.hi.slice(+(process.env.SHARD_CUT || 0)).slice(0, 60), a: p.a, b: p.b, est: Math.round(p.est) }))) : ''));
   }
   const safeTotal = Number.isFinite(total) ? total : 0;
   const cutAt = (f, need) => (f && f.sample && f.sample.started ? f.sample.keyAtRank(need, (p, r) => cutAt(folders.get(p), r)) : null);
