@@ -242,12 +242,12 @@ class KeyShape {
 
   /**
    * Keys a and b (a < b) are next to each other (nothing lies between; a may be a probe's
-   * point; b null: nothing after a from `from` on): where they part, the characters between theirs are missing there, and past
+   * point (probe); b null: nothing after a from `from` on): where they part, the characters between theirs are missing there, and past
    * it, the characters after a's are missing at a's positions (a ended its subtrees).
    * Counted as misses where the broad shape would have guessed them (positions from
    * `from` on, at most DEPTH_MISSES past where they part).
    */
-  learnGap(a, b, from = 0) {
+  learnGap(a, b, from = 0, probe = false) {
     let j = from;
     while (b !== null && j < a.length && j < b.length && a.charCodeAt(j) === b.charCodeAt(j)) j++;
     if (j > from && j < a.length && a.charCodeAt(j - 1) >= 0xd800 && a.charCodeAt(j - 1) <= 0xdbff) j--;
@@ -260,8 +260,10 @@ class KeyShape {
       if (slot) {
         const top = i === j && b !== null && j < b.length ? b.codePointAt(j) : Infinity;
         let changed = false;
+        // A probe's point is no key: what starts with it lies after it, missing too.
+        const own = probe && i + (cp > 0xffff ? 2 : 1) >= a.length;
         for (const x of this._weighted(slot, this._nameKinds(id)).chars) {
-          if (x <= cp || x >= top || slot.chars.includes(x)) continue;
+          if ((own ? x < cp : x <= cp) || x >= top || slot.chars.includes(x)) continue;
           slot.misses.set(x, (slot.misses.get(x) || 0) + 1);
           changed = true;
         }

@@ -89,8 +89,9 @@ class FlatSample {
     const names = this._entries(page).map((e) => e.key ?? e.folder);
     const from = this.ctx.length;
     let prev = p && p.startsWith(this.ctx) ? p : null;
-    for (const k of names) { if (prev !== null && compareKeys(prev, k) < 0) this.shape.learnGap(prev, k, from); prev = k; }
-    if (!page.truncated && prev !== null) this.shape.learnGap(prev, null, from);
+    let probe = prev !== null;
+    for (const k of names) { if (prev !== null && compareKeys(prev, k) < 0) this.shape.learnGap(prev, k, from, probe); prev = k; probe = false; }
+    if (!page.truncated && prev !== null) this.shape.learnGap(prev, null, from, probe);
   }
 
   seed(page) {
@@ -305,6 +306,7 @@ class FlatSample {
   _scouts(iv, k) {
     const lo = iv.lo;
     const from = iv.hi === null ? this.ctx.length : Math.max(this.ctx.length, commonPrefix(lo, iv.hi).length);
+    const levels = []; // [head, next, room] of each position with room, shallowest first
     for (let j = from; j < lo.length; j += lo.codePointAt(j) > 0xffff ? 2 : 1) {
       const cp = lo.codePointAt(j);
       const broad = this.shape.charsAt(lo, j, true, this.ctx.length) || [];
@@ -312,13 +314,21 @@ class FlatSample {
       const head = lo.slice(0, j);
       const room = broad.filter((c) => c > cp && !fitted.has(c)).map((c) => head + String.fromCodePoint(c)).filter((p) => below(p, iv.hi));
       if (!room.length) continue;
-      const next = cp + 1 === 0xd800 ? 0xe000 : cp + 1;
-      const out = [head + String.fromCodePoint(next)];
-      for (const p of spread(room)) { if (out.length >= k) break; if (!out.includes(p)) out.push(p); }
-      return out.filter((p) => below(p, iv.hi));
+      const next = head + String.fromCodePoint(cp + 1 === 0xd800 ? 0xe000 : cp + 1);
+      levels.push([next, room]);
     }
-    return [];
+    if (!levels.length) return [];
+    // The next sibling at each level, from both ends: the shallowest holds the most room,
+    // the deepest is likeliest to vary (it lies just above where the keys read vary, while
+    // a name's first letters are often fixed); then the room of those two spread.
+    const out = [];
+    const push = (p) => { if (out.length < k && below(p, iv.hi) && !out.includes(p)) out.push(p); };
+    for (let a = levels.length - 1, b = 0; a >= b; a--, b++) { push(levels[a][0]); push(levels[b][0]); }
+    const deep = spread(levels[levels.length - 1][1]), top = spread(levels[0][1]);
+    for (let j = 0; j < Math.max(deep.length, top.length); j++) { if (j < deep.length) push(deep[j]); if (j < top.length) push(top[j]); }
+    return out;
   }
+
 
   /** Reads the pages of probes [interval, point] and puts what they showed in place of their intervals. */
   async probe(chosen) {

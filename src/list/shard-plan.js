@@ -206,7 +206,8 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     for (const w of chosen) {
       if (w.group) {
         // A folder starts the way its siblings ended up: flat where they were sampled flat.
-        const flat = [...w.group[0].parent.children.values()].some((c) => c.flat);
+        const sibs = [...w.group[0].parent.children.values()];
+        const flat = sibs.length >= 5 && sibs.some((c) => c.flat);
         for (const c of w.group.slice(0, w.k)) { c.flat = flat; start(c); probes.set(c.sample, [[c.sample.intervals[0], '']]); }
         continue;
       }
