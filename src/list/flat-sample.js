@@ -272,7 +272,9 @@ class FlatSample {
     // And what follows the left neighbour's last key: a gap smaller than its estimate (the
     // shape may have learnt its positions elsewhere) is read to its end at once.
     const left = this.intervals[this.intervals.indexOf(iv) - 1];
-    if (k >= 2 && out.size < k && left && left.read && left.keys > 0 && process.env.SHARD_LO === '1') out.add(iv.lo);
+    const right = this.intervals[this.intervals.indexOf(iv) + 1];
+    const ends = !right || (right.read && right.entries === 0); // the keys end somewhere in it
+    if (k >= 2 && out.size < k && left && left.read && left.keys > 0 && (process.env.SHARD_LO === '1' || (process.env.SHARD_LO !== '0' && ends))) out.add(iv.lo);
     if (this._unexplored(iv)) for (const p of this._scouts(iv, SCOUTS)) add(p);
     // The rest near the quantiles of the estimate; of what it could hold where that is
     // much more (spread over the room the fitted shape has not seen).

@@ -133,7 +133,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   const small = (f) => {
     if (f.flat || !f.sample || f.children.size < 5) return false;
     const sized = [...f.children.values()].filter(isGrounded);
-    return sized.length > 0 && sized.reduce((s, c) => s + estimate(c), 0) / sized.length < PAGE / 5;
+    return sized.length >= Math.min(3, f.children.size) && sized.reduce((s, c) => s + estimate(c), 0) / sized.length < PAGE / 5;
   };
   const flatten = () => {
     refresh();
