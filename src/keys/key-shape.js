@@ -197,7 +197,8 @@ class KeyShape {
   // showed a single character there: the first page of a range holds its lowest keys, so
   // what varies across the range is constant on it. Positions further up are constant (a
   // run that long would take more pages than any bucket holds to vary), and positions
-  // past the first varying one that were seen with one character are fixed ('.gz').
+  // past the first varying one that were seen with one character are fixed ('.gz'), but
+  // for the digits of a number whose higher digits varied (_runAfter).
   _varying(slot) {
     return Boolean(slot) && (slot.wide || slot.chars.length - (slot.chars[0] === ENDS ? 1 : 0) >= 2);
   }
@@ -275,9 +276,34 @@ class KeyShape {
   }
 
   // The weights broad mode gives position i of a key whose first varying position is v.
-  _weightedAt(slot, id, i, v, broad) {
-    if (!broad || !(this._varying(slot) || (i < v && i >= v - BROAD_RUN))) return this._weighted(slot);
+  // run: the position continues a run of digits that varied before it (below).
+  // Fitted (not broad), such a digit takes every digit (runs) where the caller asks.
+  _weightedAt(slot, id, i, v, broad, run = false) {
+    const counting = run && !slot.wide && slot.chars.some(isDigit) && slot.chars.every((cp) => cp === ENDS || isDigit(cp));
+    if (!broad) return counting ? this._weighted(slot, 1) : this._weighted(slot);
+    if (!(this._varying(slot) || (i < v && i >= v - BROAD_RUN) || counting)) return this._weighted(slot);
     return this._weighted(slot, this._nameKinds(id));
+  }
+
+  // Whether the digits of a number varied up to here: a digit seen constant right after a
+  // more significant one seen to vary (the 7 of 0700…, where 0600… and 0800… were read)
+  // takes every digit as that one runs through its values, however few pages showed it.
+  // The position after one of char cp (its slot seen varying or not) continues the run.
+  _runAfter(varied, slot, cp) {
+    return isDigit(cp) && (varied || this._varying(slot));
+  }
+
+  // The run state at position i of key, walked from position `from`.
+  _runAt(key, from, i) {
+    const c = new Cursor(this, key, from);
+    let varied = false;
+    for (let j = from; j < i && j < key.length;) {
+      const cp = key.codePointAt(j);
+      varied = this._runAfter(varied, this._view(c.slotAt(j)), cp);
+      c.step(j, cp);
+      j += cp > 0xffff ? 2 : 1;
+    }
+    return varied;
   }
 
   // A key's first position (from `from`) seen to vary; its length when none is.
@@ -295,7 +321,7 @@ class KeyShape {
   // The alphabet, as cumulative shares: chars[j] holds [lower[j], lower[j + 1]).
   // kinds: broad, with the kinds of its folder name (_broad).
   _weighted(slot, kinds = null) {
-    const key = kinds === null ? 'cache' : 'broadCache';
+    const key = kinds === null ? 'cache' : kinds === 1 ? 'digitCache' : 'broadCache';
     const cached = slot[key];
     if (cached && cached.version === slot.version && cached.alphaLength === this.alpha.length && cached.kinds === kinds) return cached;
     const chars = kinds === null ? this._allowed(slot, false) : this._broad(slot, kinds);
@@ -313,7 +339,7 @@ class KeyShape {
     const id = new Cursor(this, key, i).slotAt(i);
     const slot = this._view(id);
     if (!slot) return null;
-    return this._weightedAt(slot, id, i, broad ? this._firstVarying(key, from) : 0, broad).chars;
+    return this._weightedAt(slot, id, i, broad ? this._firstVarying(key, from) : 0, broad, broad && this._runAt(key, 0, i)).chars;
   }
 
   // Characters that may begin a sibling of key's subtree at position i, most promising
@@ -351,17 +377,18 @@ class KeyShape {
   // Share of context's subtree that sorts below key, each character of a position taking
   // its weight: 0 before the subtree, 1 after it.
   // broad: each position taking what it may at most (_broad), for what is not read yet.
-  frac(key, context, broad = false) {
+  // runs: digits that continue a varied run of digits take every digit (_runAfter).
+  frac(key, context, broad = false, runs = broad) {
     if (key === null) return 1;
     if (!key.startsWith(context)) return compareKeys(key, context) < 0 ? 0 : 1;
     const c = new Cursor(this, key, context.length);
     const v = broad ? this._firstVarying(key, context.length) : 0;
-    let f = 0, scale = 1;
+    let f = 0, scale = 1, run = runs && this._runAt(key, 0, context.length);
     for (let i = context.length; scale > 1e-15;) {
       const id = c.slotAt(i);
       const slot = this._view(id);
       if (!slot) break; // nothing known this deep: stop refining
-      const { chars, lower } = this._weightedAt(slot, id, i, v, broad);
+      const { chars, lower } = this._weightedAt(slot, id, i, v, broad, run);
       if (chars.length === 0) break;
       const cp = i < key.length ? key.codePointAt(i) : ENDS;
       const j = lowerBound(chars, cp);
@@ -369,6 +396,7 @@ class KeyShape {
       if (chars[j] !== cp) break; // between characters it takes: at their boundary
       scale *= lower[j + 1] - lower[j];
       if (cp === ENDS) break;
+      if (runs) run = this._runAfter(run, slot, cp);
       c.step(i, cp);
       i += cp > 0xffff ? 2 : 1;
     }
@@ -377,15 +405,16 @@ class KeyShape {
 
   // A key near share f of context's subtree, strictly between lo and hi (hi null: no
   // bound), or null when the shape cannot name one.
-  keyAt(context, f, lo, hi, broad = false) {
+  keyAt(context, f, lo, hi, broad = false, runs = broad) {
     if (!(f > 0 && f < 1)) return null;
     let s = context;
     const c = new Cursor(this, context, context.length);
+    let run = runs && this._runAt(context, 0, context.length);
     for (let i = context.length, steps = 0; steps < 64; steps++) {
       const id = c.slotAt(i);
       const slot = this._view(id);
       if (!slot) break;
-      const { chars, lower } = this._weightedAt(slot, id, i, Infinity, broad);
+      const { chars, lower } = this._weightedAt(slot, id, i, Infinity, broad, run);
       if (chars.length === 0) break;
       let j = lowerBound(lower, f);
       if (j >= chars.length || lower[j] > f) j--;
@@ -395,6 +424,7 @@ class KeyShape {
       s += String.fromCodePoint(cp);
       const w = lower[j + 1] - lower[j];
       f = w > 0 ? Math.min(1, Math.max(0, (f - lower[j]) / w)) : 0;
+      if (runs) run = this._runAfter(run, slot, cp);
       c.step(i, cp);
       i += cp > 0xffff ? 2 : 1;
       if (compareKeys(s, lo) > 0 && (hi === null || compareKeys(s, hi) < 0) && f < 1e-3) break;

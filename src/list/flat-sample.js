@@ -27,6 +27,7 @@ const SAMPLE_EVERY = 10; // keys of a page kept to place cuts (and the last)
 const SCOUTS = 4; // scouts in one interval in a round
 const SPLITS = +(process.env.SHARD_SPLITS || 16); // probes in one interval in a round
 const PAGE = 1000;
+const RUNS = true; // fitted estimates count the digits of a varied number in full (KeyShape.frac runs)
 
 const below = (a, b) => b === null || compareKeys(a, b) < 0;
 
@@ -157,8 +158,8 @@ class FlatSample {
   // Where a key lies in context c's subtree; '' is the range's start, null its end.
   _x(k, c, broad = false) {
     if (k === '') k = this.ctx;
-    if (k === null) return c === this.ctx ? 1 : this.shape.frac(lastKeyWith(this.ctx), c, broad);
-    return this.shape.frac(k, c, broad);
+    if (k === null) return c === this.ctx ? 1 : this.shape.frac(lastKeyWith(this.ctx), c, broad, RUNS);
+    return this.shape.frac(k, c, broad, RUNS);
   }
 
   // Entries per unit of width of read interval nb in context c: between its first and last
@@ -296,7 +297,7 @@ class FlatSample {
       if (cum + est < need && p !== parts[parts.length - 1]) { cum += est; continue; }
       const t = est > 0 ? Math.min(1, Math.max(0, (need - cum) / est)) : 0;
       const k = broad ? this.shape.keyAt(p.c, p.ab + t * (p.bb - p.ab), iv.lo || this.ctx, iv.hi, true)
-        : this.shape.keyAt(p.c, p.a + t * (p.b - p.a), iv.lo || this.ctx, iv.hi);
+        : this.shape.keyAt(p.c, p.a + t * (p.b - p.a), iv.lo || this.ctx, iv.hi, false, RUNS);
       return k && !keyProblem(k) ? k : null;
     }
     return null;
