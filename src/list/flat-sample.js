@@ -265,17 +265,18 @@ class FlatSample {
       if (keyProblem(p) || compareKeys(p, iv.lo) <= 0 || !below(p, iv.hi)) return;
       out.add(p);
     };
-    // Where the neighbours disagree, first what follows the left one's subtree: the end of
-    // a region is found at once where the key shape would take many halvings (between two
-    // names its positions are shared with others).
+    // First, where the keys end somewhere in it, what follows the left neighbour's last
+    // key: a gap smaller than its estimate (a folder a little over a page; the shape may
+    // have learnt its positions elsewhere) is read to its end at once.
     const m = iv.middle;
-    if (m && m.run && (m.split || this._unexplored(iv))) add(prefixEnd(m.run.P));
-    // And what follows the left neighbour's last key: a gap smaller than its estimate (the
-    // shape may have learnt its positions elsewhere) is read to its end at once.
     const left = this.intervals[this.intervals.indexOf(iv) - 1];
     const right = this.intervals[this.intervals.indexOf(iv) + 1];
-    const ends = !right || (right.read && right.entries === 0); // the keys end somewhere in it
-    if (k >= 2 && out.size < k && left && left.read && left.keys > 0 && (process.env.SHARD_LO === '1' || (process.env.SHARD_LO !== '0' && ends))) out.add(iv.lo);
+    const ends = !right || (right.read && right.entries === 0);
+    if (left && left.read && left.keys > 0 && (process.env.SHARD_LO === '1' || (process.env.SHARD_LO !== '0' && ends))) out.add(iv.lo);
+    // Where the neighbours disagree, what follows the left one's subtree: the end of a
+    // region is found at once where the key shape would take many halvings (between two
+    // names its positions are shared with others).
+    if (m && m.run && (m.split || this._unexplored(iv))) add(prefixEnd(m.run.P));
     if (this._unexplored(iv)) for (const p of this._scouts(iv, SCOUTS)) add(p);
     // The rest near the quantiles of the estimate; of what it could hold where that is
     // much more (spread over the room the fitted shape has not seen).

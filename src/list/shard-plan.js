@@ -162,8 +162,20 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     refresh();
     // What a request could teach: [pri, tie, kind, ...].
     const wants = [];
+    // A grounded folder's unread stretches weigh also in its idle siblings' estimates (the
+    // mean of the grounded ones): what a probe there teaches, it teaches for them too.
+    const levers = new Map();
+    const lever = (f) => {
+      if (!f.parent || !isGrounded(f)) return 1;
+      if (!levers.has(f.parent)) {
+        const kids = [...f.parent.children.values()];
+        const idle = kids.filter((c) => !c.sample).length, ground = kids.filter(isGrounded).length;
+        levers.set(f.parent, 1 + idle / Math.max(1, ground));
+      }
+      return levers.get(f.parent);
+    };
     for (const f of folders.values()) {
-      if (f.sample && f.sample.started) for (const [iv, u] of f.sample.open()) wants.push({ pri: u, key: iv.lo, depth: f.depth, f, iv, k: 0, max: SPLITS });
+      if (f.sample && f.sample.started) for (const [iv, u] of f.sample.open()) wants.push({ pri: u * lever(f), key: iv.lo, depth: f.depth, f, iv, k: 0, max: SPLITS });
       else if (f.sample) wants.push({ pri: Infinity, key: f.prefix, depth: f.depth, f, iv: f.sample.intervals[0], k: 0, max: 1 });
     }
     // Folders not started, by parent: the mass their estimate rests on, shared by the grounded siblings it comes from.
