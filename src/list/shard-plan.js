@@ -89,6 +89,10 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     return g;
   };
   const byDepth = new Map(); // depth -> grounded folders
+  const uncles = (f) => {
+    const p = f.parent, g = p && p.parent;
+    return g ? [...g.children.values()].filter((c) => c !== p && isGrounded(c)) : [];
+  };
   const mean = (fs) => fs.reduce((s, x) => s + estimate(x), 0) / fs.length;
   const estimate = (f) => {
     if (!f) return 0;
@@ -98,7 +102,10 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     else {
       const sibs = f.parent ? [...f.parent.children.values()].filter((c) => c !== f && isGrounded(c)) : [];
       const deep = (byDepth.get(f.depth) || []).filter((c) => c !== f);
-      e = sibs.length ? mean(sibs) : deep.length ? mean(deep) : unknown;
+      // None of its siblings sized, but its parent's are: a share of what they hold (folders
+      // as deep elsewhere in the tree may be of another kind altogether).
+      const up = sibs.length ? [] : uncles(f);
+      e = sibs.length ? mean(sibs) : up.length ? mean(up) / f.parent.children.size : deep.length ? mean(deep) : unknown;
     }
     memo.set(f, e);
     return e;
