@@ -11,6 +11,9 @@ const { LAYOUTS } = require('../../bench/layouts');
 const { PLAN_LAYOUTS } = require('../helpers/plan-layouts');
 const { normalizeRange } = require('../../src/keys/range');
 const { mergeResults, checkTiling } = require('../../src/stages/merge');
+const { mergeTree } = require('../../src/stages/summary-merge');
+const { PrefixTree } = require('../../src/stages/prefix-tree');
+const { compareKeys } = require('../../src/keys/order');
 const { shardIndex, parseShard } = require('../../src/stages/shards');
 
 const counts = (store, plan) => plan.ranges.map((r) => (r.empty ? 0 : store.expected({ startAfter: r.startAfter || '', stopAt: r.stopAt }).length));
@@ -112,6 +115,18 @@ describe('merge', () => {
     expect(() => mergeResults([result(0, 2, null, 'f'), result(1, 2, 'g', null)])).toThrow(/a gap before shard 1/);
     expect(() => mergeResults([result(0, 2, null, 'm'), result(1, 2, 'f', null)])).toThrow(/an overlap before shard 1/);
     expect(() => checkTiling([result(0, 1, null, 'x')])).toThrow(/not at the end/);
+  });
+
+  test('folder trees of shards cut anywhere, inside folders too, add up to one process\'s tree', () => {
+    const keys = ['D/a', 'D/b', 'D/c/1', 'D/c/2', 'D/d', 'D/e/f/g/h', 'D/é', 'E/x/1', 'E/y', 'F', 'F/', 'F/z'].sort(compareKeys);
+    const tree = (ks) => { const t = new PrefixTree({ depth: 3 }); ks.forEach((k) => t.add(k, k.length * 10, Date.UTC(2024, 0, k.length))); return t.toJSON(); };
+    const one = tree(keys).root;
+    for (let a = 1; a < keys.length; a++) {
+      for (let b = a; b < keys.length; b++) {
+        const parts = [keys.slice(0, a), keys.slice(a, b), keys.slice(b)].filter((p) => p.length);
+        expect([a, b, mergeTree(parts.map(tree)).root]).toEqual([a, b, one]);
+      }
+    }
   });
 
   test('deletes over --max-delete in all are refused (exit 4)', () => {
