@@ -25,7 +25,7 @@ const { compareKeys, keyProblem, commonPrefix, lastKeyWith, prefixEnd } = requir
 
 const SAMPLE_EVERY = 10; // keys of a page kept to place cuts (and the last)
 const SCOUTS = 4; // scouts in one interval in a round
-const SPLITS = +(process.env.SHARD_SPLITS || 16); // probes in one interval in a round
+const SPLITS = 16; // probes in one interval in a round
 const PAGE = 1000;
 const RUNS = true; // fitted estimates count the digits of a varied number in full (KeyShape.frac runs)
 
@@ -86,7 +86,6 @@ class FlatSample {
   _learn(page, p = '') {
     for (const item of page.items) this.shape.learn(item.Key);
     for (const f of page.prefixes || []) this.shape.learn(f, true);
-    if (process.env.SHARD_GAPS === '0') return;
     const names = this._entries(page).map((e) => e.key ?? e.folder);
     const from = this.ctx.length;
     let prev = p && p.startsWith(this.ctx) ? p : null;
@@ -254,7 +253,7 @@ class FlatSample {
     if (iv.lo === '' || !this.started) return [iv.lo];
     const worth = Math.max(iv.est, iv.room);
     if (Number.isFinite(worth) && worth <= 1.5 * PAGE) return [iv.lo];
-    k = Math.min(k, this._unexplored(iv) ? +(process.env.SHARD_USPLITS || SCOUTS) : SPLITS);
+    k = Math.min(k, this._unexplored(iv) ? SCOUTS : SPLITS);
     const out = new Set();
     const add = (p) => {
       if (p === null || out.size >= k) return;
@@ -272,7 +271,7 @@ class FlatSample {
     const left = this.intervals[this.intervals.indexOf(iv) - 1];
     const right = this.intervals[this.intervals.indexOf(iv) + 1];
     const ends = !right || (right.read && right.entries === 0);
-    if (left && left.read && left.keys > 0 && (process.env.SHARD_LO === '1' || (process.env.SHARD_LO !== '0' && ends))) out.add(iv.lo);
+    if (ends && left && left.read && left.keys > 0) out.add(iv.lo);
     // Where the neighbours disagree, what follows the left one's subtree: the end of a
     // region is found at once where the key shape would take many halvings (between two
     // names its positions are shared with others).
@@ -280,7 +279,7 @@ class FlatSample {
     if (this._unexplored(iv)) for (const p of this._scouts(iv, SCOUTS)) add(p);
     // The rest near the quantiles of the estimate; of what it could hold where that is
     // much more (spread over the room the fitted shape has not seen).
-    const broad = process.env.SHARD_BP !== '0' && this._unexplored(iv);
+    const broad = this._unexplored(iv);
     const finite = iv.parts.filter((p) => Number.isFinite(broad ? p.room : p.est));
     const total = finite.reduce((s, p) => s + (broad ? p.room : p.est), 0);
     const more = k - out.size;

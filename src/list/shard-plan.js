@@ -69,7 +69,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   const flatOnly = Boolean(range.after || range.stop !== null || !store.delimiters);
   const folders = new Map(); // prefix -> Folder
   const start = (f) => {
-    f.sample = new FlatSample(list, f.prefix, f === root ? range.after || '' : '', f === root ? range.stop : null, process.env.SHARD_SHAPE === 'local' ? new KeyShape() : shape,
+    f.sample = new FlatSample(list, f.prefix, f === root ? range.after || '' : '', f === root ? range.stop : null, shape,
       f.flat ? {} : { delimiter: '/', weigh: (p) => estimate(folders.get(p)) });
   };
   const root = new Folder(range.prefix, null);
