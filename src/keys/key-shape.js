@@ -15,6 +15,8 @@ const MAX_CHARS = 96; // past this many, a position takes any character seen any
 // A character probed this often at a position without finding a sibling is not guessed there again.
 const MISSES = 2;
 const ENDS = -1; // the key ends here: before every character
+const BROAD_RUN = 8; // constant positions before a varying one that may vary too (broad)
+const DEPTH_MISSES = 12; // positions past where two keys part that learnGap counts misses at
 
 function isDigit(cp) { return cp >= 0x30 && cp <= 0x39; }
 function isLower(cp) { return cp >= 0x61 && cp <= 0x7a; }
@@ -84,10 +86,36 @@ class Cursor {
 }
 
 class KeyShape {
-  constructor() {
-    this.areas = new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
+  // prior: a shape of more keys (the whole bucket's, when this one learns one folder's):
+  // where this one has seen a position take one character or none, it goes by the prior's.
+  constructor(prior = null) {
+    this.prior = prior;
+    this.areas = prior ? prior.areas : new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
     this.slots = new Map();
-    this.alpha = []; // every code point seen, sorted
+    this.alpha = prior ? prior.alpha : []; // every code point seen, sorted
+    this.learned = 0; // keys learnt (what caches of the whole shape go by)
+    this.views = new Map(); // id -> what this shape and its prior know of a position together
+  }
+
+  // The slot a position is judged by: this shape's where it saw the position vary, else
+  // the prior's with this shape's characters added.
+  _view(id) {
+    const own = this.slots.get(id);
+    if (!this.prior || this._varying(own)) return own;
+    const other = this.prior._view(id);
+    if (!other) return own;
+    if (!own) return other;
+    let v = this.views.get(id);
+    const version = own.version * 1e6 + other.version;
+    if (!v || v.source !== version || v.wide !== other.wide) {
+      v = new Slot();
+      v.source = version;
+      v.wide = other.wide;
+      v.chars = other.wide ? [] : [...new Set([...own.chars, ...other.chars])].sort((a, b) => a - b);
+      v.version = version;
+      this.views.set(id, v);
+    }
+    return v;
   }
 
   _area(name) {
@@ -106,7 +134,9 @@ class KeyShape {
     return s;
   }
 
-  learn(key) {
+  // folder: key is a folder's name (a delimiter listing's prefix), not a key: no key ends there.
+  learn(key, folder = false) {
+    this.learned++;
     const c = new Cursor(this, key, 0);
     let i = 0;
     for (; i < key.length; i++) {
@@ -122,7 +152,7 @@ class KeyShape {
       c.step(i, cp);
       if (cp > 0xffff) i++;
     }
-    const end = this._slot(c.slotAt(i), true);
+    const end = folder ? null : this._slot(c.slotAt(i), true);
     if (end && !end.wide) {
       if (end.chars[0] !== ENDS) { end.chars.unshift(ENDS); end.version++; }
     }
@@ -159,16 +189,157 @@ class KeyShape {
     return [...set].sort((a, b) => a - b);
   }
 
+  // What a position may take at most, for judging how much is not read yet (broad). A
+  // position seen to vary takes every character of the kinds the varying positions of its
+  // folder name take (digits, lower case, upper case; with three kinds, any character):
+  // a field seen at 00 may run to 99, a name seen to start with 0 may start with z. So do
+  // the last BROAD_RUN positions before a key's first varying one, even when one page
+  // showed a single character there: the first page of a range holds its lowest keys, so
+  // what varies across the range is constant on it. Positions further up are constant (a
+  // run that long would take more pages than any bucket holds to vary), and positions
+  // past the first varying one that were seen with one character are fixed ('.gz'), but
+  // for the digits of a number whose higher digits varied (_runAfter).
+  _varying(slot) {
+    return Boolean(slot) && (slot.wide || slot.chars.length - (slot.chars[0] === ENDS ? 1 : 0) >= 2);
+  }
+
+  _kinds(slot) {
+    if (slot.wide) return 15;
+    let m = 0;
+    for (const cp of slot.chars) if (cp !== ENDS) m |= isDigit(cp) ? 1 : isLower(cp) ? 2 : isUpper(cp) ? 4 : 8;
+    return m;
+  }
+
+  // The kinds of character the varying positions of slot id's folder name take.
+  _nameKinds(id) {
+    const base = id - (id % MAX_OFFSET);
+    const learned = this.learned + (this.prior ? this.prior.learned * 1e9 : 0);
+    if (!this.kindsCache || this.kindsCache.learned !== learned) this.kindsCache = { learned, byName: new Map() };
+    let m = this.kindsCache.byName.get(base);
+    if (m === undefined) {
+      m = 0;
+      for (let off = 0; off < MAX_OFFSET; off++) {
+        const s = this._view(base + off);
+        if (this._varying(s)) m |= this._kinds(s);
+      }
+      this.kindsCache.byName.set(base, m);
+    }
+    return m;
+  }
+
+  // Characters a position could take that were not seen there, and that no two keys read
+  // one after the other have shown missing (learnGap) twice or more.
+  _broad(slot, kinds) {
+    const seen = new Set(slot.chars);
+    const set = new Set(slot.chars);
+    const add = (cp) => { if (!seen.has(cp) && (slot.misses.get(cp) || 0) < MISSES) set.add(cp); };
+    const m = slot.wide ? 15 : kinds | this._kinds(slot);
+    if (slot.wide || ((m & 1) > 0) + ((m & 2) > 0) + ((m & 4) > 0) + ((m & 8) > 0) >= 3) for (const cp of this.alpha) add(cp);
+    if (m & 1) for (let cp = 0x30; cp <= 0x39; cp++) add(cp);
+    if (m & 2) for (let cp = 0x61; cp <= 0x7a; cp++) add(cp);
+    if (m & 4) for (let cp = 0x41; cp <= 0x5a; cp++) add(cp);
+    return [...set].sort((a, b) => a - b);
+  }
+
+  /**
+   * Keys a and b (a < b) are next to each other (nothing lies between; a may be a probe's
+   * point (probe); b null: nothing after a from `from` on): where they part, the characters between theirs are missing there, and past
+   * it, the characters after a's are missing at a's positions (a ended its subtrees).
+   * Counted as misses where the broad shape would have guessed them (positions from
+   * `from` on, at most DEPTH_MISSES past where they part).
+   */
+  learnGap(a, b, from = 0, probe = false) {
+    let j = from;
+    while (b !== null && j < a.length && j < b.length && a.charCodeAt(j) === b.charCodeAt(j)) j++;
+    if (j > from && j < a.length && a.charCodeAt(j - 1) >= 0xd800 && a.charCodeAt(j - 1) <= 0xdbff) j--;
+    if (j >= a.length) return; // a is a prefix of b
+    const c = new Cursor(this, a, j);
+    for (let i = j, n = 0; i < a.length && n < DEPTH_MISSES; n++) {
+      const id = c.slotAt(i);
+      const slot = this._slot(id, false);
+      const cp = a.codePointAt(i);
+      if (slot) {
+        const top = i === j && b !== null && j < b.length ? b.codePointAt(j) : Infinity;
+        let changed = false;
+        // A probe's point is no key: what starts with it lies after it, missing too.
+        const own = probe && i + (cp > 0xffff ? 2 : 1) >= a.length;
+        for (const x of this._weighted(slot, this._nameKinds(id)).chars) {
+          if ((own ? x < cp : x <= cp) || x >= top || slot.chars.includes(x)) continue;
+          slot.misses.set(x, (slot.misses.get(x) || 0) + 1);
+          changed = true;
+        }
+        if (changed) slot.version++;
+      }
+      c.step(i, cp);
+      i += cp > 0xffff ? 2 : 1;
+    }
+  }
+
+  // The weights broad mode gives position i of a key whose first varying position is v.
+  // run: the position continues a run of digits that varied before it (below).
+  // Fitted (not broad), such a digit takes every digit (runs) where the caller asks.
+  _weightedAt(slot, id, i, v, broad, run = false) {
+    const counting = run && !slot.wide && slot.chars.some(isDigit) && slot.chars.every((cp) => cp === ENDS || isDigit(cp));
+    if (!broad) return counting ? this._weighted(slot, 1) : this._weighted(slot);
+    if (!(this._varying(slot) || (i < v && i >= v - BROAD_RUN) || counting)) return this._weighted(slot);
+    return this._weighted(slot, this._nameKinds(id));
+  }
+
+  // Whether the digits of a number varied up to here: a digit seen constant right after a
+  // more significant one seen to vary (the 7 of 0700…, where 0600… and 0800… were read)
+  // takes every digit as that one runs through its values, however few pages showed it.
+  // The position after one of char cp (its slot seen varying or not) continues the run.
+  _runAfter(varied, slot, cp) {
+    return isDigit(cp) && (varied || this._varying(slot));
+  }
+
+  // The run state at position i of key, walked from position `from`.
+  _runAt(key, from, i) {
+    const c = new Cursor(this, key, from);
+    let varied = false;
+    for (let j = from; j < i && j < key.length;) {
+      const cp = key.codePointAt(j);
+      varied = this._runAfter(varied, this._view(c.slotAt(j)), cp);
+      c.step(j, cp);
+      j += cp > 0xffff ? 2 : 1;
+    }
+    return varied;
+  }
+
+  // A key's first position (from `from`) seen to vary; its length when none is.
+  _firstVarying(key, from) {
+    const c = new Cursor(this, key, from);
+    for (let i = from; i < key.length;) {
+      if (this._varying(this._view(c.slotAt(i)))) return i;
+      const cp = key.codePointAt(i);
+      c.step(i, cp);
+      i += cp > 0xffff ? 2 : 1;
+    }
+    return key.length;
+  }
+
   // The alphabet, as cumulative shares: chars[j] holds [lower[j], lower[j + 1]).
-  _weighted(slot) {
-    if (slot.cache && slot.cache.version === slot.version && slot.cache.alphaLength === this.alpha.length) return slot.cache;
-    const chars = this._allowed(slot, false);
+  // kinds: broad, with the kinds of its folder name (_broad).
+  _weighted(slot, kinds = null) {
+    const key = kinds === null ? 'cache' : kinds === 1 ? 'digitCache' : 'broadCache';
+    const cached = slot[key];
+    if (cached && cached.version === slot.version && cached.alphaLength === this.alpha.length && cached.kinds === kinds) return cached;
+    const chars = kinds === null ? this._allowed(slot, false) : this._broad(slot, kinds);
     // Every character it takes weighs the same: how often sampled keys had one says more
     // about which pages were read first than about where keys are.
     const lower = new Float64Array(chars.length + 1);
     for (let j = 0; j <= chars.length; j++) lower[j] = j / chars.length;
-    slot.cache = { version: slot.version, alphaLength: this.alpha.length, chars, lower };
-    return slot.cache;
+    slot[key] = { version: slot.version, alphaLength: this.alpha.length, kinds, chars, lower };
+    return slot[key];
+  }
+
+  /** The characters position i of key takes (sorted code points, -1: keys end there): as
+   *  frac weighs them, or at most (broad, the key's positions counted from `from`). Null: never seen. */
+  charsAt(key, i, broad = false, from = 0) {
+    const id = new Cursor(this, key, i).slotAt(i);
+    const slot = this._view(id);
+    if (!slot) return null;
+    return this._weightedAt(slot, id, i, broad ? this._firstVarying(key, from) : 0, broad, broad && this._runAt(key, 0, i)).chars;
   }
 
   // Characters that may begin a sibling of key's subtree at position i, most promising
@@ -205,15 +376,19 @@ class KeyShape {
 
   // Share of context's subtree that sorts below key, each character of a position taking
   // its weight: 0 before the subtree, 1 after it.
-  frac(key, context) {
+  // broad: each position taking what it may at most (_broad), for what is not read yet.
+  // runs: digits that continue a varied run of digits take every digit (_runAfter).
+  frac(key, context, broad = false, runs = broad) {
     if (key === null) return 1;
     if (!key.startsWith(context)) return compareKeys(key, context) < 0 ? 0 : 1;
     const c = new Cursor(this, key, context.length);
-    let f = 0, scale = 1;
+    const v = broad ? this._firstVarying(key, context.length) : 0;
+    let f = 0, scale = 1, run = runs && this._runAt(key, 0, context.length);
     for (let i = context.length; scale > 1e-15;) {
-      const slot = this._slot(c.slotAt(i), false);
+      const id = c.slotAt(i);
+      const slot = this._view(id);
       if (!slot) break; // nothing known this deep: stop refining
-      const { chars, lower } = this._weighted(slot);
+      const { chars, lower } = this._weightedAt(slot, id, i, v, broad, run);
       if (chars.length === 0) break;
       const cp = i < key.length ? key.codePointAt(i) : ENDS;
       const j = lowerBound(chars, cp);
@@ -221,6 +396,7 @@ class KeyShape {
       if (chars[j] !== cp) break; // between characters it takes: at their boundary
       scale *= lower[j + 1] - lower[j];
       if (cp === ENDS) break;
+      if (runs) run = this._runAfter(run, slot, cp);
       c.step(i, cp);
       i += cp > 0xffff ? 2 : 1;
     }
@@ -229,14 +405,16 @@ class KeyShape {
 
   // A key near share f of context's subtree, strictly between lo and hi (hi null: no
   // bound), or null when the shape cannot name one.
-  keyAt(context, f, lo, hi) {
+  keyAt(context, f, lo, hi, broad = false, runs = broad) {
     if (!(f > 0 && f < 1)) return null;
     let s = context;
     const c = new Cursor(this, context, context.length);
+    let run = runs && this._runAt(context, 0, context.length);
     for (let i = context.length, steps = 0; steps < 64; steps++) {
-      const slot = this._slot(c.slotAt(i), false);
+      const id = c.slotAt(i);
+      const slot = this._view(id);
       if (!slot) break;
-      const { chars, lower } = this._weighted(slot);
+      const { chars, lower } = this._weightedAt(slot, id, i, Infinity, broad, run);
       if (chars.length === 0) break;
       let j = lowerBound(lower, f);
       if (j >= chars.length || lower[j] > f) j--;
@@ -246,6 +424,7 @@ class KeyShape {
       s += String.fromCodePoint(cp);
       const w = lower[j + 1] - lower[j];
       f = w > 0 ? Math.min(1, Math.max(0, (f - lower[j]) / w)) : 0;
+      if (runs) run = this._runAfter(run, slot, cp);
       c.step(i, cp);
       i += cp > 0xffff ? 2 : 1;
       if (compareKeys(s, lo) > 0 && (hi === null || compareKeys(s, hi) < 0) && f < 1e-3) break;

@@ -4,24 +4,31 @@
 // under whatever runs them) can each take one.
 //
 // Buckets are trees of folders, and a folder's size says more about its siblings' than any
-// key arithmetic can, so the plan walks the tree from the top with folder listings
-// (Delimiter "/"): a folder whose listing fits in one page is known exactly (its own keys,
-// and the folders in it, still to walk); a folder not yet walked counts as the mean of its
-// walked siblings; a folder of more than one page of entries is sampled as a flat range
-// (flat-sample.js: pages read, scouts, densities by the key shape). Each round spends its
-// requests where the estimates are largest and least known, at most ROUND at once, until
-// the budget is spent or everything is known. A cut falls on a key read, inside a sampled
-// folder on a key its sample places, else at a folder's edge.
+// key arithmetic can, so the plan reads the tree from the top with folder listings
+// (Delimiter "/"). Every folder is a sample of its entries (flat-sample.js): its first page
+// lists its keys and folders; a folder of more than a page is probed further, its unread
+// stretches estimated from the pages around them. A folder not listed yet counts as the
+// mean of its siblings that have a size of their own (listed, and their folders sized in
+// turn), else of such folders as deep as it. A tree too deep and narrow to reach the bottom
+// of (levels of two to four folders and no keys) is sampled flat from its top instead: a
+// flat page sizes a small subtree at once, and the key shape measures the large ones.
+//
+// Each round spends at most ROUND requests where the most keys rest on the least
+// knowledge: unread stretches that could hold the most, and folders whose siblings'
+// estimate rests on few listed ones. A cut falls on a key read, inside a sampled stretch on
+// a key its estimate places, else at a folder's edge.
 //
 // Rounds depend only on what earlier rounds answered (answers are used in the order asked),
 // so processes that plan the same unchanged range get the same ranges. A range that changed
 // between two plans may be cut differently: merge checks that the shards' ranges tile the
 // source exactly.
 const { KeyShape } = require('../keys/key-shape');
-const { compareKeys, lastKeyWith } = require('../keys/order');
-const { FlatSample } = require('./flat-sample');
+const { compareKeys } = require('../keys/order');
+const { FlatSample, SPLITS, PAGE } = require('./flat-sample');
 
 const ROUND = 32; // requests in flight at once
+const PACE = 8; // requests a round for what has a basis while some folders have none
+const SPARSE = 3; // levels of two to four folders and no keys before a subtree is sampled flat
 
 // Requests a plan of n shards may spend: a few hundred for usual shard counts, at most 1,000.
 function defaultBudget(n) {
@@ -32,13 +39,11 @@ class Folder {
   constructor(prefix, parent) {
     this.prefix = prefix;
     this.parent = parent;
-    this.walked = false;
-    this.keys = []; // its own keys (walked)
-    this.children = []; // its folders (walked)
-    this.flat = null; // a sample, for a folder of more than one page
+    this.depth = parent ? parent.depth + 1 : 0;
+    this.sample = null; // started: its first page asked for
+    this.flat = false; // sampled without a delimiter (its subfolders are not planned apart)
+    this.children = new Map(); // prefix -> Folder, as its pages list them
   }
-
-  get known() { return this.walked || this.flat !== null; }
 }
 
 /**
@@ -56,128 +61,206 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     if (stats) { stats.listRequests++; stats.pages++; if (delimiter) stats.folderListings++; }
     const page = await store.listPage({ prefix, startAfter: startAfter || undefined, delimiter, maxKeys: 1000, signal });
     for (const item of page.items) shape.learn(item.Key);
+    for (const p of page.prefixes || []) shape.learn(p, true);
     return page;
   };
-  const sampled = (pfx, startAfter) => list(pfx, startAfter);
 
-  // A range that starts or stops inside the prefix is sampled as one flat range.
-  if (range.after || range.stop !== null || !store.delimiters) {
-    const flat = new FlatSample(sampled, range.prefix, range.after || '', range.stop, shape);
-    while (requests < budget && !flat.done) await flat.probe(flat.choose(Math.min(ROUND, budget - requests)));
-    const total = flat.total;
-    const cuts = [];
-    for (let j = 1; j < n; j++) cuts.push({ key: flat.keyAtRank((total * j) / n), cum: (total * j) / n });
-    return { ranges: rangesFromCuts(range, monotone(cuts), total), requests, estimatedObjects: Math.round(total), exact: flat.done };
-  }
-
+  // A range that starts or stops inside the prefix, or a store without folders, is sampled flat.
+  const flatOnly = Boolean(range.after || range.stop !== null || !store.delimiters);
+  const folders = new Map(); // prefix -> Folder
+  const start = (f) => {
+    f.sample = new FlatSample(list, f.prefix, f === root ? range.after || '' : '', f === root ? range.stop : null, shape,
+      f.flat ? {} : { delimiter: '/', weigh: (p) => estimate(folders.get(p)) });
+  };
   const root = new Folder(range.prefix, null);
-  // A folder not walked counts as the mean of its walked siblings; with none, as the mean of
-  // walked folders as deep as it; with none, of every folder known; with none, as unknown.
-  const known = (f) => (f.flat ? f.flat.done : f.walked && f.children.every(known));
-  // A folder whose size has a basis of its own: walked to the bottom, or sampled enough to estimate.
-  const sized = (f) => (f.flat ? Number.isFinite(f.flat.total) && f.flat.intervals.some((iv) => iv.read) : f.walked && f.children.every(sized));
-  const byDepth = new Map();
-  const depthOf = (f) => (f.parent ? depthOf(f.parent) + 1 : 0);
+  root.flat = flatOnly;
+  folders.set(root.prefix, root);
+  start(root);
+
+  // Estimates, made again each round. A folder not started counts as the mean of its
+  // grounded siblings (a size of their own), else of grounded folders as deep as it, else
+  // as unknown (Infinity while planning: to be listed first; once the budget is spent, one).
+  let memo = new Map(), grounded = new Map(), unknown = Infinity;
+  const isGrounded = (f) => {
+    if (grounded.has(f)) return grounded.get(f);
+    let g = false;
+    if (f.sample && f.sample.started && f.sample.estimable) g = !f.children.size || [...f.children.values()].some(isGrounded);
+    grounded.set(f, g);
+    return g;
+  };
+  const byDepth = new Map(); // depth -> grounded folders
+  const uncles = (f) => {
+    const p = f.parent, g = p && p.parent;
+    return g ? [...g.children.values()].filter((c) => c !== p && isGrounded(c)) : [];
+  };
+  const mean = (fs) => fs.reduce((s, x) => s + estimate(x), 0) / fs.length;
   const estimate = (f) => {
-    if (f.flat) return f.flat.total;
-    if (f.walked) return f.keys.length + f.children.reduce((s, c) => s + estimate(c), 0);
-    const sibs = f.parent ? f.parent.children.filter((c) => sized(c)) : [];
-    if (sibs.length) return sibs.reduce((s, c) => s + estimate(c), 0) / sibs.length;
-    const deep = byDepth.get(depthOf(f)) || [];
-    if (deep.length) return deep.reduce((a, b) => a + b, 0) / deep.length;
-    const all = [...byDepth.values()].flat();
-    return all.length ? all.reduce((a, b) => a + b, 0) / all.length : unknown;
+    if (!f) return 0;
+    if (memo.has(f)) return memo.get(f);
+    let e;
+    if (f.sample && f.sample.started) e = f.sample.total;
+    else {
+      const sibs = f.parent ? [...f.parent.children.values()].filter((c) => c !== f && isGrounded(c)) : [];
+      const deep = (byDepth.get(f.depth) || []).filter((c) => c !== f);
+      // None of its siblings sized, but its parent's are: a share of what they hold (folders
+      // as deep elsewhere in the tree may be of another kind altogether).
+      const up = sibs.length ? [] : uncles(f);
+      e = sibs.length ? mean(sibs) : up.length ? mean(up) / f.parent.children.size : deep.length ? mean(deep) : unknown;
+    }
+    memo.set(f, e);
+    return e;
   };
-  // While planning, a folder nothing can size is to be walked first (unknown is infinite);
-  // once the budget is spent, folders nothing could size weigh one each, so the cuts share
-  // out the tree's breadth.
-  let unknown = Infinity;
-  // Sizes of folders known exactly (or sampled to the end), by depth, for the fallbacks above.
-  const learnSizes = (f) => {
-    if (sized(f)) { const d = depthOf(f); if (!byDepth.has(d)) byDepth.set(d, []); byDepth.get(d).push(estimate(f)); }
-    if (f.walked) for (const c of f.children) learnSizes(c);
+  const refresh = () => {
+    memo = new Map();
+    grounded = new Map();
+    byDepth.clear();
+    for (const f of folders.values()) {
+      if (f.sample) f.sample.invalidate();
+      if (isGrounded(f)) { if (!byDepth.has(f.depth)) byDepth.set(f.depth, []); byDepth.get(f.depth).push(f); }
+    }
   };
-  // Leaves that more requests could teach something: folders not yet walked, and sampled
-  // folders with unread stretches; with how much they could still be wrong by.
-  const open = (f, out = []) => {
-    if (f.flat) { if (!f.flat.done) out.push([f, f.flat.uncertainty]); } else if (!f.walked) out.push([f, estimate(f)]);
-    else for (const c of f.children) open(c, out);
-    return out;
+
+  // Folders the pages listed become folders of the plan.
+  const adopt = () => {
+    for (const f of [...folders.values()]) {
+      if (!f.sample || f.flat) continue;
+      for (const p of f.sample.folders) {
+        if (f.children.has(p)) continue;
+        const c = new Folder(p, f);
+        f.children.set(p, c);
+        folders.set(p, c);
+      }
+    }
+  };
+
+  // A subtree too deep and narrow to size by listing folders: sampled flat from its top.
+  const sparse = (f) => f && f.sample && !f.flat && f.sample.done && f.sample.folders.length >= 1 && f.sample.folders.length <= 4 &&
+    f.sample.intervals.every((iv) => iv.keys === 0);
+  // So is a folder of many small folders: a flat page reads many of them at once.
+  const small = (f) => {
+    if (f.flat || !f.sample || f.children.size < 5) return false;
+    const sized = [...f.children.values()].filter(isGrounded);
+    return sized.length >= Math.min(3, f.children.size) && sized.reduce((s, c) => s + estimate(c), 0) / sized.length < PAGE / 5;
+  };
+  const flatten = () => {
+    refresh();
+    for (const f of [...folders.values()]) {
+      if (!folders.has(f.prefix)) continue;
+      let top = null;
+      if (small(f)) top = f;
+      else if (sparse(f)) {
+        let levels = 0;
+        for (let a = f; sparse(a); a = a.parent) { if (a.sample.folders.length >= 2) levels++; top = a; }
+        if (levels < SPARSE) top = null;
+      }
+      if (!top) continue;
+      // What its listings showed of its folders' names is kept for the flat sample's shape.
+      const names = [];
+      const drop = (x) => { for (const c of x.children.values()) { folders.delete(c.prefix); names.push(c.prefix); drop(c); } };
+      drop(top);
+      top.children.clear();
+      top.flat = true;
+      start(top);
+      for (const p of names) top.sample.shape.learn(p, true);
+    }
   };
 
   while (requests < budget) {
-    const leaves = open(root);
-    if (!leaves.length) break;
-    leaves.sort((a, b) => (b[1] - a[1]) || compareKeys(a[0].prefix, b[0].prefix));
-    let left = Math.min(ROUND, budget - requests);
-    const walks = [], probes = [];
-    for (const [f] of leaves) {
-      if (left <= 0) break;
-      if (f.flat) {
-        const chosen = f.flat.choose(Math.min(left, 8));
-        if (chosen.length) { probes.push([f, chosen]); left -= chosen.length; }
-      } else { walks.push(f); left--; }
-    }
-    if (!walks.length && !probes.length) break;
-    const walked = walks.map((f) => list(f.prefix, undefined, '/'));
-    const sampledRounds = probes.map(([f, chosen]) => f.flat.probe(chosen));
-    const pages = await Promise.all(walked);
-    await Promise.all(sampledRounds);
-    walks.forEach((f, i) => {
-      const page = pages[i];
-      // More than a page of entries: sampled as a flat range; when the page holds keys only,
-      // it is the range's first page already.
-      if (page.truncated) {
-        f.flat = new FlatSample(sampled, f.prefix, '', null, shape);
-        if (!(page.prefixes || []).length) f.flat.seed(page);
-        return;
+    refresh();
+    // What a request could teach: [pri, tie, kind, ...].
+    const wants = [];
+    // A grounded folder's unread stretches weigh also in its idle siblings' estimates (the
+    // mean of the grounded ones): what a probe there teaches, it teaches for them too.
+    const levers = new Map();
+    const lever = (f) => {
+      if (!f.parent || !isGrounded(f)) return 1;
+      if (!levers.has(f.parent)) {
+        const kids = [...f.parent.children.values()];
+        const idle = kids.filter((c) => !c.sample).length, ground = kids.filter(isGrounded).length;
+        levers.set(f.parent, 1 + idle / Math.max(1, ground));
       }
-      f.walked = true;
-      f.keys = page.items.map((it) => it.Key).filter((k) => k.startsWith(f.prefix));
-      f.children = (page.prefixes || []).map((p) => new Folder(p, f));
-    });
-    byDepth.clear();
-    learnSizes(root);
+      return levers.get(f.parent);
+    };
+    for (const f of folders.values()) {
+      if (f.sample && f.sample.started) for (const [iv, u] of f.sample.open()) wants.push({ pri: u * lever(f), key: iv.lo, depth: f.depth, f, iv, k: 0, max: SPLITS });
+      else if (f.sample) wants.push({ pri: Infinity, key: f.prefix, depth: f.depth, f, iv: f.sample.intervals[0], k: 0, max: 1 });
+    }
+    // Folders not started, by parent: the mass their estimate rests on, shared by the grounded siblings it comes from.
+    for (const p of folders.values()) {
+      const idle = [...p.children.values()].filter((c) => !c.sample);
+      if (!idle.length) continue;
+      const ground = [...p.children.values()].filter(isGrounded).length;
+      const mass = idle.reduce((s, c) => s + estimate(c), 0);
+      // Nothing to go by yet: one of them is listed; while it is being sized (its own
+      // folders listed in turn), the others wait for it.
+      // A guess from elsewhere in the tree is no basis either.
+      if (!ground && p.children.size > idle.length) continue;
+      const guess = !ground || !Number.isFinite(mass);
+      wants.push({ pri: guess ? Infinity : mass / (ground + 1), key: idle[0].prefix, depth: p.depth + 1, group: spread(idle), ground, mass: guess ? Infinity : mass, k: 0, max: guess ? 1 : idle.length });
+    }
+    if (!wants.length) break;
+    const gain = (w) => (w.group ? (Number.isFinite(w.mass) ? w.mass / (w.ground + 1 + w.k) : Infinity) : w.pri / (w.k + 1));
+    const order = (a, b) => (gain(b) - gain(a)) || (a.depth - b.depth) || compareKeys(a.key, b.key);
+    let left = Math.min(ROUND, budget - requests);
+    // While some folders have nothing to go by, they are sized first, one level a round
+    // (their folders' names come with each listing): the rest waits, a few requests a round,
+    // so that the budget lasts until they are.
+    const blind = wants.filter((w) => w.pri === Infinity).length;
+    if (blind) left = Math.min(left, blind + PACE);
+    for (; left > 0; left--) {
+      let best = null;
+      for (const w of wants) {
+        if (w.k >= w.max) continue;
+        const g = gain(w);
+        if (w.k > 0 && !(g >= PAGE / 2)) continue;
+        if (!best || order(w, best) < 0) best = w;
+      }
+      if (!best) break;
+      best.k++;
+    }
+    const chosen = wants.filter((w) => w.k > 0);
+    if (!chosen.length) break;
+    // Probes per sample, in the order asked.
+    const probes = new Map();
+    for (const w of chosen) {
+      if (w.group) {
+        // A folder starts the way its siblings ended up: flat where they were sampled flat.
+        const sibs = [...w.group[0].parent.children.values()];
+        const flat = sibs.length >= 5 && sibs.some((c) => c.flat);
+        for (const c of w.group.slice(0, w.k)) { c.flat = flat; start(c); probes.set(c.sample, [[c.sample.intervals[0], '']]); }
+        continue;
+      }
+      const pts = w.f.sample.points(w.iv, w.k);
+      if (!probes.has(w.f.sample)) probes.set(w.f.sample, []);
+      for (const p of pts) probes.get(w.f.sample).push([w.iv, p]);
+    }
+    await Promise.all([...probes].map(([s, ps]) => s.probe(ps.slice(0, Math.max(1, ps.length)))));
+    adopt();
+    flatten();
   }
 
   unknown = 1;
+  refresh();
   const total = estimate(root);
-  if (process.env.SHARD_DEBUG) { const show = (f, d) => { if (d > (+process.env.SHARD_DEPTH || 3)) return; console.log("  ".repeat(d) + f.prefix, f.flat ? "flat" : f.walked ? "walked" : "-", Math.round(estimate(f)), f.flat ? f.flat.intervals.filter((iv) => iv.read).length + " reads" : ""); if (f.walked) for (const c of f.children.slice(0, +process.env.SHARD_KIDS || 6)) show(c, d + 1); }; show(root, 0); }
   const safeTotal = Number.isFinite(total) ? total : 0;
+  const cutAt = (f, need) => (f && f.sample && f.sample.started ? f.sample.keyAtRank(need, (p, r) => cutAt(folders.get(p), r)) : null);
   const cuts = [];
-  for (let j = 1; j < n; j++) cuts.push({ key: cutAt(root, (safeTotal * j) / n, estimate), cum: (safeTotal * j) / n });
-  return { ranges: rangesFromCuts(range, monotone(cuts), safeTotal), requests, estimatedObjects: Math.round(safeTotal), exact: known(root) };
+  for (let j = 1; j < n; j++) cuts.push({ key: cutAt(root, (safeTotal * j) / n), cum: (safeTotal * j) / n });
+  const exact = [...folders.values()].every((f) => f.sample && f.sample.done);
+  return { ranges: rangesFromCuts(range, monotone(cuts), safeTotal), requests, estimatedObjects: Math.round(safeTotal), exact };
 }
 
-// The cut key near rank `need` of folder f's keys: a key of its own, a cut its sample places,
-// or the edge of a folder not walked (the one nearer the rank). null: past its end.
-function cutAt(f, need, estimate) {
-  if (f.flat) return f.flat.keyAtRank(need);
-  if (!f.walked) return null;
-  // Its own keys and its folders, in key order (a folder's keys all sort after its prefix).
-  const entries = [...f.keys.map((k) => ({ key: k })), ...f.children.map((c) => ({ folder: c }))];
-  entries.sort((a, b) => compareKeys(a.key ?? a.folder.prefix, b.key ?? b.folder.prefix));
-  let cum = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
-    if (e.key !== undefined) {
-      cum += 1;
-      if (cum >= need) return e.key;
-      continue;
-    }
-    const est = estimate(e.folder);
-    const size = Number.isFinite(est) ? est : 0;
-    if (cum + size < need) { cum += size; continue; }
-    const inside = e.folder.known ? cutAt(e.folder, need - cum, estimate) : null;
-    if (inside) return inside;
-    // Before the folder's keys (its prefix: only a folder marker would sort at or before it),
-    // or after them (the next entry's edge, or the last key the folder could hold).
-    if (need - cum < size / 2) return e.folder.prefix;
-    const next = entries[i + 1];
-    if (!next) return lastKeyWith(e.folder.prefix);
-    return next.key !== undefined ? lastKeyWith(e.folder.prefix) : next.folder.prefix;
+// A list reordered so that every prefix of it is spread over the whole: its first, then
+// the middle, quarters, ...
+function spread(list) {
+  if (list.length <= 2) return list;
+  const out = [list[0]];
+  const seen = new Uint8Array(list.length);
+  seen[0] = 1;
+  for (let step = 1 << 30; step >= 1; step >>= 1) {
+    for (let i = step - 1; i < list.length; i += step) if (!seen[i]) { seen[i] = 1; out.push(list[i]); }
   }
-  return null;
+  return out;
 }
 
 // Cuts never go back: a cut below the one before it is raised to it (an empty shard).

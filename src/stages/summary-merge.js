@@ -50,8 +50,11 @@ function mergeNode(nodes) {
     if (n.newest && (!out.newest || n.newest > out.newest)) out.newest = n.newest;
     if (n.approximate) out.approximate = true;
   }
+  // A folder with no subfolders in a shard's part of it says nothing of its files: all its
+  // objects are (where another shard's part of it has subfolders, the merged node has them).
+  const leaf = (n) => (!n.children || !n.children.length) && !n.files && !n.other;
   const add = (field) => {
-    const parts = nodes.map((n) => n[field]).filter(Boolean);
+    const parts = nodes.map((n) => (field === 'files' && leaf(n) && nodes.some((m) => m.files) ? { objects: n.objects, bytes: n.bytes } : n[field])).filter(Boolean);
     if (parts.length) out[field] = { objects: parts.reduce((x, p) => x + p.objects, 0), bytes: parts.reduce((x, p) => x + p.bytes, 0) };
   };
   add('files');
@@ -169,4 +172,4 @@ function mergeUploads(list) {
   return out;
 }
 
-module.exports = { mergeSummaries, mergeGroups };
+module.exports = { mergeSummaries, mergeGroups, mergeTree };

@@ -39,6 +39,9 @@ class SyntheticStore {
     return lo;
   }
 
+  /** How many keys sort at or below s (any string: a plan's cut need not be a key). */
+  keysUpTo(s) { return this._after(s); }
+
   async open() {}
 
   // Keys with a prefix are one run: from the first after the prefix's own start.
