@@ -111,6 +111,7 @@ function checkRates(rates) {
  * @param o.slowMs         delay of a slow response (default 300)
  * @param o.refuseKey      (key, req) => boolean: refuse every request naming this key
  * @param o.refuse         {keys: [...], status: 403 (default) or 500..., code: 'AccessDenied' (default)}
+ * @param o.faultTypes     request types (of TYPES) the rates apply to (default: all)
  * @param o.seed           PRNG seed (default 1)
  * @param o.maxFaultsPerInvocation  cap on slowDown/internalError/reset/truncate per SDK
  *                         invocation (amz-sdk-invocation-id); default unlimited
@@ -123,6 +124,8 @@ async function startFaultProxy(o = {}) {
   let rates = { slowDown: 0, internalError: 0, reset: 0, slow: 0, truncate: 0, ...o.rates };
   checkRates(rates);
   const slowMs = o.slowMs === undefined ? 300 : o.slowMs;
+  const faultTypes = o.faultTypes ? new Set(o.faultTypes) : null;
+  for (const t of faultTypes || []) if (!TYPES.includes(t)) throw new Error(`fault-proxy: unknown request type ${JSON.stringify(t)} (known: ${TYPES.join(', ')})`);
   const random = prng(o.seed === undefined ? 1 : o.seed).next;
   const maxFaults = o.maxFaultsPerInvocation === undefined ? Infinity : o.maxFaultsPerInvocation;
   const refuseKeys = new Set((o.refuse && o.refuse.keys) || []);
@@ -240,7 +243,7 @@ async function startFaultProxy(o = {}) {
     if (refused(parsed.key, req) || (copySrc && refused(copySrc.key, req))) {
       fault = 'refused';
     } else {
-      fault = draw();
+      fault = faultTypes && !faultTypes.has(type) ? null : draw();
       if (fault === 'truncate' && req.method === 'POST') fault = null; // non-idempotent: before forwarding only
       if (fault && fault !== 'slow' && maxFaults !== Infinity) {
         const inv = req.headers['amz-sdk-invocation-id'];

@@ -7,10 +7,12 @@ const { startFaultProxy } = require('../helpers/fault-proxy');
 
 test('the concurrency trace falls under SlowDown and recovers after it', async () => {
   const src = await createBucket();
-  const keys = Array.from({ length: 1500 }, (_, i) => `k/${String(i).padStart(5, '0')}`);
+  const keys = Array.from({ length: 3000 }, (_, i) => `k/${String(i).padStart(5, '0')}`);
   await putObjects(src, keys, { concurrency: 48 });
   const c = connection();
-  const proxy = await startFaultProxy({ target: c.endpoint, rates: { slowDown: 0.3 }, maxFaultsPerInvocation: 3 });
+  // Only copies are throttled: a throttled LIST would slow the whole run (no prefix explains
+  // it), and this test is about one prefix's pacing.
+  const proxy = await startFaultProxy({ target: c.endpoint, rates: { slowDown: 0.3 }, faultTypes: ['COPY'], maxFaultsPerInvocation: 3 });
   try {
     const dst = await createBucket();
     const events = [];
@@ -19,11 +21,14 @@ test('the concurrency trace falls under SlowDown and recovers after it', async (
     const r = await s3blitz.copy({
       source: `s3://${src}`, target: `s3://${dst}`, endpointUrl: proxy.endpoint, region: 'us-east-1', copyConcurrency: 64,
       credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
-      // Throttling stops once the run has backed off to 8 copies at once.
+      // Throttling stops once the run has backed off to 8 copies at once. Then every answer
+      // is slow (300 ms) until the limit has climbed once, so the copy cannot end before it
+      // climbs however fast this machine copies; the rest goes at full speed.
       onConcurrency: (ev) => {
         if (ev.name !== 'prefix "k/"') return;
         events.push({ ...ev, copied, throttling: !stopped });
-        if (ev.limit <= 8 && !stopped) { stopped = true; proxy.setRates({ slowDown: 0 }); }
+        if (ev.limit <= 8 && !stopped) { stopped = true; proxy.setRates({ slowDown: 0, slow: 1 }); }
+        else if (stopped && ev.reason === 'recovering') proxy.setRates({ slow: 0 });
       },
       onObject: () => { copied++; },
     });
