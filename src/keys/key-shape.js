@@ -7,6 +7,7 @@
 // sibling for. Guesses only: correctness never depends on them.
 
 const { compareKeys, keyBytes, MAX_KEY_BYTES } = require('./order');
+const { spread } = require('./spread');
 
 const MAX_SEGMENTS = 64;
 const MAX_OFFSET = 128;
@@ -34,19 +35,6 @@ function lowerBound(arr, v) {
   let lo = 0, hi = arr.length;
   while (lo < hi) { const m = (lo + hi) >> 1; if (arr[m] < v) lo = m + 1; else hi = m; }
   return lo;
-}
-
-// A list reordered so that every prefix of it is spread over the whole: its first, then
-// the middle, quarters, ...
-function spread(list) {
-  if (list.length <= 2) return list;
-  const out = [list[0]];
-  const seen = new Uint8Array(list.length);
-  seen[0] = 1;
-  for (let step = 1 << 30; step >= 1; step >>= 1) {
-    for (let i = step - 1; i < list.length; i += step) if (!seen[i]) { seen[i] = 1; out.push(list[i]); }
-  }
-  return out;
 }
 
 class Slot {

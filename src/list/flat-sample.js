@@ -22,6 +22,7 @@
 // Estimates only: the ranges cut from them are exact whatever the estimates say.
 const { KeyShape } = require('../keys/key-shape');
 const { compareKeys, keyProblem, commonPrefix, lastKeyWith, prefixEnd } = require('../keys/order');
+const { spread } = require('../keys/spread');
 
 const SAMPLE_EVERY = 10; // keys of a page kept to place cuts (and the last)
 const SCOUTS = 4; // scouts in one interval in a round
@@ -424,19 +425,6 @@ class FlatSample {
     }
     return iv.last === null ? iv.lo || null : iv.marks.length ? (iv.marks[iv.marks.length - 1].key ?? lastKeyWith(iv.marks[iv.marks.length - 1].folder)) : iv.lo || null;
   }
-}
-
-// A list reordered so that every prefix of it is spread over the whole: its first, then
-// the middle, quarters, ...
-function spread(list) {
-  if (list.length <= 2) return list;
-  const out = [list[0]];
-  const seen = new Uint8Array(list.length);
-  seen[0] = 1;
-  for (let step = 1 << 30; step >= 1; step >>= 1) {
-    for (let i = step - 1; i < list.length; i += step) if (!seen[i]) { seen[i] = 1; out.push(list[i]); }
-  }
-  return out;
 }
 
 module.exports = { FlatSample, SPLITS, PAGE };

@@ -25,6 +25,7 @@
 const { KeyShape } = require('../keys/key-shape');
 const { compareKeys } = require('../keys/order');
 const { FlatSample, SPLITS, PAGE } = require('./flat-sample');
+const { spread } = require('../keys/spread');
 
 const ROUND = 32; // requests in flight at once
 const PACE = 8; // requests a round for what has a basis while some folders have none
@@ -248,19 +249,6 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   for (let j = 1; j < n; j++) cuts.push({ key: cutAt(root, (safeTotal * j) / n), cum: (safeTotal * j) / n });
   const exact = [...folders.values()].every((f) => f.sample && f.sample.done);
   return { ranges: rangesFromCuts(range, monotone(cuts), safeTotal), requests, estimatedObjects: Math.round(safeTotal), exact };
-}
-
-// A list reordered so that every prefix of it is spread over the whole: its first, then
-// the middle, quarters, ...
-function spread(list) {
-  if (list.length <= 2) return list;
-  const out = [list[0]];
-  const seen = new Uint8Array(list.length);
-  seen[0] = 1;
-  for (let step = 1 << 30; step >= 1; step >>= 1) {
-    for (let i = step - 1; i < list.length; i += step) if (!seen[i]) { seen[i] = 1; out.push(list[i]); }
-  }
-  return out;
 }
 
 // Cuts never go back: a cut below the one before it is raised to it (an empty shard).
