@@ -4,39 +4,26 @@
 // limit, over 8% trims it by 15%, under 2% lets it climb back by a quarter. A sporadic
 // SlowDown does not collapse throughput; a store that keeps pushing back gets its way.
 // Every change is traced.
+const { ConcurrencyLimit } = require('./concurrency-limit');
+
 const WINDOW_MS = 500;
 
-class AdaptiveLimit {
+class AdaptiveLimit extends ConcurrencyLimit {
   constructor(max, { min, name = 'copy', onChange } = {}) {
-    this.max = max;
-    this.min = Math.min(max, min || Math.max(2, Math.ceil(max / 32)));
-    this.limit = max;
-    this.name = name;
-    this.active = 0;
-    this.waiting = [];
+    super(max, { min: min || Math.max(2, Math.ceil(max / 32)), name, onChange, traceCap: 10000 });
     this.ok = 0;
     this.throttles = 0;
     this.timer = null;
-    this.trace = [{ t: Date.now(), limit: max, reason: 'start' }];
-    this.onChange = onChange;
+    this.trace.push({ t: Date.now(), limit: max, reason: 'start' });
   }
 
   run(fn) {
     this._arm();
-    return new Promise((resolve, reject) => {
-      const start = () => {
-        this.active++;
-        Promise.resolve().then(fn).then(resolve, reject).finally(() => { this.active--; this._next(); });
-      };
-      if (this.active < this.limit) start();
-      else this.waiting.push(start);
-    });
+    return super.run(fn);
   }
 
-  get pendingCount() { return this.waiting.length; }
-
   _next() {
-    while (this.active < this.limit && this.waiting.length) this.waiting.shift()();
+    super._next();
     if (!this.active && !this.waiting.length && this.timer) { clearInterval(this.timer); this.timer = null; }
   }
 
@@ -44,16 +31,6 @@ class AdaptiveLimit {
     if (this.timer) return;
     this.timer = setInterval(() => this._evaluate(), WINDOW_MS);
     this.timer.unref();
-  }
-
-  _set(limit, reason) {
-    limit = Math.max(this.min, Math.min(this.max, limit));
-    if (limit === this.limit) return;
-    this.limit = limit;
-    const ev = { t: Date.now(), limit, reason };
-    if (this.trace.length < 10000) this.trace.push(ev);
-    if (this.onChange) this.onChange({ name: this.name, ...ev });
-    this._next();
   }
 
   _evaluate() {

@@ -6,36 +6,17 @@
 // carries the rate the prefix did accept (Little's law: accepted per second x the time a
 // request takes), a little under it; under 1% throttled, it climbs by 5%. The first throttled
 // window thus lands near the right concurrency instead of halving for seconds.
+const { ConcurrencyLimit } = require('./concurrency-limit');
+
 const WINDOW_MS = 200;
 
-class PrefixLimit {
+class PrefixLimit extends ConcurrencyLimit {
   constructor(max, { min = 1, name = 'prefix', onChange } = {}) {
-    this.max = max;
-    this.min = Math.min(max, min);
-    this.limit = max;
-    this.name = name;
-    this.onChange = onChange;
-    this.active = 0;
-    this.waiting = [];
+    super(max, { min, name, onChange, traceCap: 1000 });
     this.ok = 0;
     this.okMs = 0;
     this.throttles = 0;
     this.windowStart = Date.now();
-    this.trace = [];
-  }
-
-  get pendingCount() { return this.waiting.length; }
-
-  /** Runs fn when a slot is free; fn's promise is returned. */
-  run(fn) {
-    return new Promise((resolve, reject) => {
-      const start = () => {
-        this.active++;
-        Promise.resolve().then(fn).then(resolve, reject).finally(() => { this.active--; this._next(); });
-      };
-      if (this.active < this.limit) start();
-      else this.waiting.push(start);
-    });
   }
 
   /** A request of this prefix was answered (ms: how long it took). */
@@ -43,10 +24,6 @@ class PrefixLimit {
 
   /** A request of this prefix was throttled. */
   throttled() { this.throttles++; this._maybeEvaluate(); }
-
-  _next() {
-    while (this.active < this.limit && this.waiting.length) this.waiting.shift()();
-  }
 
   _maybeEvaluate() {
     const now = Date.now();
@@ -67,16 +44,6 @@ class PrefixLimit {
     this.okMs = 0;
     this.throttles = 0;
     this.windowStart = now;
-  }
-
-  _set(limit, reason) {
-    limit = Math.max(this.min, Math.min(this.max, limit));
-    if (limit === this.limit) return;
-    this.limit = limit;
-    const ev = { t: Date.now(), limit, reason };
-    if (this.trace.length < 1000) this.trace.push(ev);
-    if (this.onChange) this.onChange({ name: this.name, ...ev });
-    this._next();
   }
 }
 
