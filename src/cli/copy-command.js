@@ -2,7 +2,7 @@
 // cp: a thin shell over the library's copy().
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions, versionOptions, metadataOptions } = require('./options');
-const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
+const { runAction, writeOut, writeErr, endOfRun, apiExample, formatOf } = require('./run');
 const report = require('../report');
 const { Progress } = require('../progress');
 const { help } = require('../options');
@@ -81,11 +81,7 @@ async function finishCopy(rep, r, fmt, opts) {
   if (r.stoppedByFailures) {
     for (const f of r.failureReasons) writeErr(`s3blitz: ${f.count.toLocaleString('en-US')} failed: ${f.reason}\n`);
   }
-  if (r.stoppedByFailures) writeErr(`s3blitz: stopped after ${r.stoppedByFailures.count} objects failed the same way and none was copied (--max-failures)\n`);
-  if (opts.verbose) writeErr(`${report.format.statsText(r.stats)}\n`);
-  if (r.interrupted) writeErr(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}, or add --no-resume to start afresh\n`);
-  if (r.noMatch) writeErr(`s3blitz: ${r.noMatch}\n`);
-  return r.ok ? 0 : 1;
+  return endOfRun(r, opts, 'copied');
 }
 
 function registerCopy(program) {

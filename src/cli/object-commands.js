@@ -3,7 +3,7 @@
 const { pipeline } = require('stream/promises');
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
-const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
+const { runAction, writeOut, writeErr, endOfRun, apiExample, formatOf } = require('./run');
 const report = require('../report');
 const { Progress } = require('../progress');
 const { help } = require('../options');
@@ -48,11 +48,7 @@ async function finishRm(r, opts) {
     await writeOut(text);
   }
   if (r.failureReasons.length) for (const f of r.failureReasons) writeErr(`s3blitz: ${f.count.toLocaleString('en-US')} failed: ${f.reason}\n`);
-  if (r.stoppedByFailures) writeErr(`s3blitz: stopped after ${r.stoppedByFailures.count} objects failed the same way and none was deleted (--max-failures)\n`);
-  if (opts.verbose) writeErr(`${report.format.statsText(r.stats)}\n`);
-  if (r.interrupted) writeErr(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}, or add --no-resume to start afresh\n`);
-  if (r.noMatch) writeErr(`s3blitz: ${r.noMatch}\n`);
-  return r.ok ? 0 : 1;
+  return endOfRun(r, opts, 'deleted');
 }
 
 // What rm says of each object (or version) as it goes: dry-run lines and failures.

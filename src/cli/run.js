@@ -5,6 +5,7 @@ const { describeS3Error } = require('../stores/s3-errors');
 const { Journal } = require('../journal/journal');
 const { CLI } = require('../options');
 const { clearLine } = require('../progress');
+const { statsText } = require('../report/format');
 
 let debug = false;
 
@@ -20,6 +21,16 @@ function writeOut(text) {
 function writeErr(text) {
   clearLine();
   process.stderr.write(text);
+}
+
+// The lines every run that writes or deletes ends with on stderr, and its exit code.
+// done: what the objects would have been ('copied', 'deleted').
+function endOfRun(r, opts, done) {
+  if (r.stoppedByFailures) writeErr(`s3blitz: stopped after ${r.stoppedByFailures.count} objects failed the same way and none was ${done} (--max-failures)\n`);
+  if (opts.verbose) writeErr(`${statsText(r.stats)}\n`);
+  if (r.interrupted) writeErr(`s3blitz: interrupted: run the same command again to resume${r.journal ? ` (journal ${r.journal})` : ''}, or add --no-resume to start afresh\n`);
+  if (r.noMatch) writeErr(`s3blitz: ${r.noMatch}\n`);
+  return r.ok ? 0 : 1;
 }
 
 const FORMATS = ['text', 'json', 'markdown', 'html'];
@@ -122,4 +133,4 @@ function reportError(err) {
   process.exitCode = known ? e.exitCode : EXIT.FATAL;
 }
 
-module.exports = { runAction, writeOut, writeErr, apiExample, reportError, formatOf, FORMATS };
+module.exports = { runAction, writeOut, writeErr, endOfRun, apiExample, reportError, formatOf, FORMATS };
