@@ -96,7 +96,16 @@ function keyBefore(k) {
   return lastKeyWith(head + String.fromCodePoint(prev));
 }
 
+// The part of k before its first code unit at or above U+D800 (a character in U+E000..U+FFFF,
+// or one above U+FFFF). Against it, every key compares the same by UTF-8 bytes, by code
+// points and by UTF-16 code units: those orders disagree only where one key holds a
+// character in U+E000..U+FFFF and the other one above U+FFFF at the first place they differ.
+function utf16SafePrefix(k) {
+  for (let i = 0; i < k.length; i++) if (k.charCodeAt(i) >= 0xd800) return k.slice(0, i);
+  return k;
+}
+
 function maxKey(a, b) { return compareKeys(a, b) >= 0 ? a : b; }
 function minKey(a, b) { return compareKeys(a, b) <= 0 ? a : b; }
 
-module.exports = { MAX_KEY_BYTES, compareKeys, keyBytes, keyProblem, hasLoneSurrogate, commonPrefix, prefixEnd, lastKeyWith, keyBefore, maxKey, minKey };
+module.exports = { MAX_KEY_BYTES, compareKeys, keyBytes, keyProblem, hasLoneSurrogate, commonPrefix, prefixEnd, lastKeyWith, keyBefore, maxKey, minKey, utf16SafePrefix };

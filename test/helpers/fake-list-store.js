@@ -3,9 +3,9 @@
 // independently of the code under test (as the benchmark's fake does: code units at and
 // above U+D800 are remapped so that JavaScript's own order is the byte order), and can
 // misbehave on request: short truncated pages, random completion order, unordered pages,
-// ignored StartAfter, UTF-16 order (s3proxy), a StartAfter equal to a folder's name
-// skipping that folder (SeaweedFS) or one that begins keys skipping them, and requests
-// that stall.
+// ignored StartAfter, UTF-16 order (s3proxy), folder-by-folder order ("a/b" before "a-b",
+// SeaweedFS), a StartAfter equal to a folder's name skipping that folder (SeaweedFS) or one
+// that begins keys skipping them, and requests that stall.
 
 // Per code unit, so prefixes stay prefixes: surrogates move above U+E000..U+FFFF.
 const HIGH = /[\uD800-\uFFFF]/g;
@@ -33,8 +33,9 @@ class FakeListStore {
   // rounds: every request waits for the next round, and all requests made meanwhile are
   // answered together, like S3 at a fixed latency; `round` then counts round trips (a
   // virtual clock: pass `clock: () => store.round` to a lister).
-  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, folderStartAfterBug = false, prefixStartAfterBug = false, stall = null } = {}) {
+  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, treeOrder = false, folderStartAfterBug = false, prefixStartAfterBug = false, stall = null } = {}) {
     this.utf16 = utf16;
+    this.treeOrder = treeOrder;
     this.setKeys(keys);
     this.folderStartAfterBug = folderStartAfterBug;
     this.prefixStartAfterBug = prefixStartAfterBug;
@@ -65,6 +66,14 @@ class FakeListStore {
       this.served = [...this.keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       this.order = this.served;
       this.form = (k) => k;
+    } else if (this.treeOrder) {
+      // Folder by folder: "/" sorts before every other character, so a folder's keys come
+      // right after its name, before the names that go on with "-" or ".".
+      const tree = (k) => toInt(k).replace(/\//g, '\u0000');
+      const rows = sorted.map(([, k]) => [tree(k), k]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      this.served = rows.map((x) => x[1]);
+      this.order = rows.map((x) => x[0]);
+      this.form = tree;
     } else {
       this.served = this.keys;
       this.order = sorted.map((x) => x[0]);
@@ -170,17 +179,16 @@ class FakeListStore {
     return { items, prefixes, truncated, nextToken: truncated ? String(i) : undefined };
   }
 
-  // The reference: what a sequential walk returns for a range.
+  // The reference: the keys of a range in S3's order, by their UTF-8 bytes, whatever order
+  // the store lists in.
   expected({ prefix = '', startAfter = '', stopAt = null } = {}) {
-    const from = startAfter ? this._lowerBound(startAfter, true) : 0;
-    const to = stopAt !== null ? this._lowerBound(stopAt, true) : this.keys.length;
-    const out = [];
-    for (let i = Math.max(from, prefix ? this._lowerBound(prefix, false) : 0); i < to; i++) {
-      const k = this.keys[i];
-      if (prefix && !k.startsWith(prefix)) break;
-      out.push(k);
-    }
-    return out;
+    const a = startAfter ? Buffer.from(startAfter, 'utf8') : null;
+    const z = stopAt !== null ? Buffer.from(stopAt, 'utf8') : null;
+    return this.keys.filter((k) => {
+      if (!k.startsWith(prefix)) return false;
+      const b = Buffer.from(k, 'utf8');
+      return (!a || Buffer.compare(b, a) > 0) && (!z || Buffer.compare(b, z) <= 0);
+    });
   }
 }
 
