@@ -140,7 +140,7 @@ export interface SourceOptions extends ConnectionOptions {
   log?: (message: string) => void;
   progress?: unknown;
   stats?: unknown;
-  /** This process's shard, "I/N" (0-based); else the engine's variable (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID). */
+  /** This process's shard, "I/N" (0-based); else the engine's variable as is (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID: an array's indices are the shard indices, 0 to N-1). */
   shard?: string;
   /** The job is split into this many shards; each process plans them itself (the same N, the same ranges). */
   shards?: number | string;

@@ -34,7 +34,7 @@ function sourceOptions(cmd) {
     .option('--sequential', 'list with one plain ListObjectsV2 walk, no parallel ranges')
     .option('--split-hints <file>', 'start the listing cut where these keys are (JSON of an earlier run, keys one per line, or an S3 Inventory CSV)')
     .option('--no-split-hints', 'do not start from where the last listing of this bucket and prefix found its keys')
-    .option('--shard <i/n>', 'take shard i (0-based) of n: one key range of a plan (--plan, or --shards computes it); the index may come from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX or SLURM_ARRAY_TASK_ID')
+    .option('--shard <i/n>', 'take shard i (0-based) of n: one key range of a plan (--plan, or --shards computes it); else the index is JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX or SLURM_ARRAY_TASK_ID as is (an array\'s indices are the shard indices, 0 to n-1)')
     .option('--shards <n>', 'the job is split into n shards (each process plans them itself; the same n gives the same ranges)')
     .option('--plan <file>', 'a plan of shards written by s3blitz plan')
     .option('--result <file>', 'also write the result as JSON there (a file, or s3://bucket/key; %i is the shard index), for s3blitz merge');

@@ -3,14 +3,18 @@
 // so a run that stops for any reason can resume where it was. It records a watermark (every
 // key up to it is finished), the keys finished beyond it since the last line, objects that
 // failed (so a resumed run still reports them), multipart UploadIds before their first part,
-// and for sync the target keys to delete. A completed run deletes its journal.
+// and for sync the target keys to delete. A completed run deletes its journal. Its 'start'
+// record holds the run's token, which names its temporary files in a local target, and a
+// 'tmpdir' record names each folder it made one in (stores/temp-files.js).
 // Journals hold keys and counts only: never credentials, and nothing is ever evaluated from them.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
+const { StringDecoder } = require('string_decoder');
 const { compareKeys } = require('../keys/order');
 const { SafetyError } = require('../errors');
+const { newRunToken, isRunToken } = require('../stores/temp-files');
 
 const VERSION = 1;
 const open = new Set(); // journals to flush on an abrupt exit
@@ -62,6 +66,11 @@ class Journal {
     this.doomed = [];
     this.notes = new Set();
     this.resumed = false;
+    this.token = null; // names this run's temp files (.s3blitz-tmp-<token>-*)
+    this.tempDirs = new Map(); // folder -> true once journaled (a promise while being written)
+    // {token, dirs}: the temp files an earlier run of this command may have left, for the
+    // caller to remove (stores/temp-files.js); null: none known.
+    this.staleTemp = null;
   }
 
   // Opens the journal; with resume, reads what an earlier run of the same command left,
@@ -74,17 +83,33 @@ class Journal {
     try {
       let st = null;
       try { st = fs.statSync(j.file); } catch { /* none */ }
+      // A journal not resumed still tells where its run's temp files are: they go too.
       if (st && options.resume !== false && Date.now() - st.mtimeMs > maxAgeMs) {
         if (log) log(`not resuming ${j.file}: the run it belongs to stopped ${new Date(st.mtimeMs).toISOString()}, longer ago than --resume-max-age; starting afresh`);
+        j.staleTemp = readTempRecords(j.file);
         fs.rmSync(j.file);
       } else if (st && options.resume !== false) j._load();
-      else if (st) fs.rmSync(j.file);
+      else if (st) {
+        j.staleTemp = readTempRecords(j.file);
+        fs.rmSync(j.file);
+      }
       j.fd = fs.openSync(j.file, 'a', 0o600);
     } catch (err) {
       releaseLock(j.lock);
       throw err;
     }
-    if (!j.resumed) j._write({ t: 'start', version: VERSION, command });
+    if (!j.resumed) {
+      j.token = newRunToken();
+      j._write({ t: 'start', version: VERSION, command, token: j.token });
+    } else if (j.token) {
+      // The run taken over: its temp files (named with the token this run goes on with).
+      j.staleTemp = { token: j.token, dirs: [...j.tempDirs.keys()] };
+    } else {
+      // A journal from before tokens: its temp files cannot be told from others'.
+      j.token = newRunToken();
+      j._write({ t: 'token', token: j.token });
+    }
+    if (j.staleTemp && !j.staleTemp.dirs.length) j.staleTemp = null;
     j.timer = setInterval(() => j.flush(), 1000);
     j.timer.unref();
     open.add(j);
@@ -113,6 +138,8 @@ class Journal {
       else if (r.t === 'doomed') this.doomed.push({ key: r.key, size: r.size });
       else if (r.t === 'note') this.notes.add(r.note);
       else if (r.t === 'lanes') this.lanes = r.bounds;
+      else if ((r.t === 'start' || r.t === 'token') && isRunToken(r.token)) this.token = r.token;
+      else if (r.t === 'tmpdir' && typeof r.dir === 'string') this.tempDirs.set(r.dir, true);
     }
     // Keys at or under their lane's final watermark are covered by it.
     for (const k of this.done) {
@@ -182,6 +209,20 @@ class Journal {
 
   settled(key) { this._write({ t: 'settled', key }); }
 
+  // Written through before the run's first temp file in dir (the caller awaits it): a kill
+  // with temp files open leaves their folders in the journal. One record per folder.
+  tempDir(dir) {
+    const known = this.tempDirs.get(dir);
+    if (known === true) return Promise.resolve();
+    if (known) return known;
+    this._write({ t: 'tmpdir', dir });
+    const p = this._writeThrough().then(
+      () => { this.tempDirs.set(dir, true); },
+      (err) => { this.tempDirs.delete(dir); throw err; });
+    this.tempDirs.set(dir, p);
+    return p;
+  }
+
   flush() {
     if (this.fd === null) return;
     if (this.beforeFlush) this.beforeFlush();
@@ -208,6 +249,35 @@ class Journal {
   static flushAll() {
     for (const j of open) { try { j.flush(); } catch { /* exiting anyway */ } }
   }
+}
+
+// The token and temp folders of a journal that is not resumed, read line by line (its marks
+// can be large and are skipped unparsed): {token, dirs}, or null without a token.
+function readTempRecords(file) {
+  let token = null;
+  const dirs = new Set();
+  const take = (line) => {
+    if (!/^\{"t":"(start|token|tmpdir)"/.test(line)) return;
+    let r;
+    try { r = JSON.parse(line); } catch { return; } // cut short by a kill
+    if (r.t === 'tmpdir' && typeof r.dir === 'string') dirs.add(r.dir);
+    else if (r.t !== 'tmpdir' && isRunToken(r.token)) token = r.token;
+  };
+  let fd;
+  try { fd = fs.openSync(file, 'r'); } catch { return null; }
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const decoder = new StringDecoder('utf8'); // a character cut by a chunk's end stays whole
+    let rest = '';
+    for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;) {
+      const lines = (rest + decoder.write(buf.subarray(0, n))).split('\n');
+      rest = lines.pop();
+      for (const line of lines) take(line);
+      if (rest.length > (1 << 20) && !/^\{"t":"(start|token|tmpdir)"/.test(rest)) rest = rest.slice(0, 32); // a long mark line: only its start matters
+    }
+    take(rest);
+  } finally { fs.closeSync(fd); }
+  return token ? { token, dirs: [...dirs] } : null;
 }
 
 // The lock of a command: a file beside its journal naming the process that runs it. One left

@@ -1,7 +1,9 @@
 'use strict';
 // Ties a run's journal to its copier: a watermark over the keys in listing order, failures,
-// open multipart uploads, and (sync) the delete set. Marks go out with every flush.
+// open multipart uploads, (sync) the delete set, and the folders of its temp files. Marks go
+// out with every flush.
 const { Journal } = require('./journal');
+const { removeRunTempFiles, tempCleanupText } = require('../stores/temp-files');
 const { Watermark } = require('./watermark');
 const { parseDuration, DEFAULTS } = require('../options');
 
@@ -50,12 +52,33 @@ class RunJournal {
     if (this.journal.totals || this.journal.failures.length) copier.restore(this.journal.totals, this.journal.failures);
   }
 
-  describe() {
+  // temp: what cleanupTemp() did, said once here.
+  describe(temp) {
     const t = this.journal.totals;
     const copied = t && t.copied ? t.copied.objects : 0;
     const deleted = t && t.deleted ? `, ${t.deleted.objects.toLocaleString('en-US')} deleted` : '';
+    const removed = temp && temp.text ? `; ${temp.text}` : '';
     return `resuming from ${this.file}: ${copied.toLocaleString('en-US')} objects already copied${deleted}` +
-      (this.journal.upTo !== null ? `, continuing after ${JSON.stringify(this.journal.upTo)}` : '') + ' (--no-resume starts afresh)';
+      (this.journal.upTo !== null ? `, continuing after ${JSON.stringify(this.journal.upTo)}` : '') + `${removed} (--no-resume starts afresh)`;
+  }
+
+  /**
+   * Removes the temp files the run this one takes over left in a local target (a kill leaves
+   * those of the copies in flight), or those of a journal this run did not resume. Resolves to
+   * {removed, failedCount, failed, text}; text: '' when there was nothing to remove.
+   */
+  async cleanupTemp() {
+    const stale = this.journal.staleTemp;
+    if (!stale) return { removed: 0, failedCount: 0, failed: [], text: '' };
+    this.journal.staleTemp = null;
+    const r = await removeRunTempFiles(stale);
+    return { ...r, text: tempCleanupText(r, stale.token) };
+  }
+
+  // The copier's onTempDir: the folder journaled (once), then the token to name the file with.
+  async tempDir(dir) {
+    await this.journal.tempDir(dir);
+    return this.journal.token;
   }
 
   isDone(key) { return this.journal.done.has(key); }
@@ -98,6 +121,7 @@ class RunJournal {
         if (options.onUpload) options.onUpload(id, key);
       },
       onCreating: journal ? (key) => journal.creating(bucket, key) : undefined,
+      onTempDir: journal ? (dir) => journal.tempDir(dir) : undefined,
     };
   }
 

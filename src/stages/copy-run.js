@@ -1,7 +1,7 @@
 'use strict';
 // The run behind cp and sync: a copier with the run's journal, the target opened and an
-// earlier run's uploads cleaned up, objects fed to the copier, every copy drained (also
-// when feeding failed), and the journal completed or kept for a resume.
+// earlier run's uploads and temp files cleaned up, objects fed to the copier, every copy
+// drained (also when feeding failed), and the journal completed or kept for a resume.
 const { Copier, sameConnection } = require('../transfer/copier');
 const { RunJournal } = require('../journal/run-journal');
 const { describeS3Error } = require('../stores/s3-errors');
@@ -51,10 +51,12 @@ class CopyRun {
     let complete = false, interrupted = false;
     try {
       await this.dst.open({ create: true });
+      // Before any copy: the temp files left are the earlier run's alone.
+      const temp = journal ? await journal.cleanupTemp() : null;
       if (journal && journal.resumed) {
-        if (options.log) options.log(journal.describe());
+        if (options.log) options.log(journal.describe(temp));
         await journal.cleanupUploads(this.dst, this.stats);
-      }
+      } else if (temp && temp.text && options.log) options.log(`starting afresh: ${temp.text}`);
       let fed;
       try {
         fed = await feed(copier);

@@ -13,7 +13,9 @@ const { planShards } = require('../list/shard-plan');
 const { UsageError } = require('../errors');
 const { positiveInt } = require('../options');
 
-// The variables engines give each task of an array its index in; Slurm's may start past 0.
+// The variables engines give each task of an array its index in. Each is the shard's index
+// as is: Slurm's SLURM_ARRAY_TASK_ID too, never less SLURM_ARRAY_TASK_MIN, so that a rerun of
+// the shards merge names (sbatch --array=7,31) takes shards 7 and 31, not 0 and 24.
 const INDEX_VARIABLES = [
   ['JOB_COMPLETION_INDEX', 'a Kubernetes Indexed Job'],
   ['AWS_BATCH_JOB_ARRAY_INDEX', 'an AWS Batch array job'],
@@ -65,10 +67,9 @@ function shardIndex(options, env = process.env) {
   if (options.shard !== undefined && options.shard !== null) return { ...parseShard(options.shard), via: '--shard' };
   for (const [name, engine] of INDEX_VARIABLES) {
     if (env[name] === undefined || env[name] === '') continue;
-    const raw = Number(env[name]);
-    const min = name === 'SLURM_ARRAY_TASK_ID' && env.SLURM_ARRAY_TASK_MIN ? Number(env.SLURM_ARRAY_TASK_MIN) : 0;
-    if (!Number.isInteger(raw) || raw - min < 0) throw new UsageError(`${name} (${engine}) is ${JSON.stringify(env[name])}, not a shard index`);
-    return { index: raw - min, via: `${name} (${engine})` };
+    const text = String(env[name]).trim();
+    if (!/^\d+$/.test(text)) throw new UsageError(`${name} (${engine}) is ${JSON.stringify(env[name])}, not a shard index`);
+    return { index: Number(text), via: `${name} (${engine})` };
   }
   return null;
 }
@@ -104,7 +105,10 @@ async function resolveShard(options, env = process.env) {
   const n = p.shards;
   if (options.shards !== undefined && positiveInt(options.shards, '--shards') !== n) throw new UsageError(`--shards ${options.shards} but the plan has ${n} shards`);
   if (who.of !== undefined && who.of !== n) throw new UsageError(`--shard ${who.index}/${who.of} but the plan has ${n} shards`);
-  if (who.index >= n) throw new UsageError(`shard ${who.index} (from ${who.via}) is not one of the plan's ${n} shards (0 to ${n - 1})`);
+  if (who.index >= n) {
+    const hint = who.via === '--shard' ? '' : `: an array's indices are the shards' indices, ${n === 1 ? '0' : `0-${n - 1}`}`;
+    throw new UsageError(`shard ${who.index} (from ${who.via}) is not one of the plan's ${n} shards (0 to ${n - 1})${hint}`);
+  }
   const r = p.ranges[who.index];
   return {
     index: who.index, of: n, via: who.via, plan: { source: p.source, requests: p.requests, estimatedObjects: p.estimatedObjects, range: p.range },

@@ -47,9 +47,24 @@ function localPath(root, key) {
   return m.path;
 }
 
-// A fresh temporary name next to `target` (same folder, so the final rename is atomic).
-function tempPathFor(target) {
-  return path.join(path.dirname(target), TEMP_PREFIX + crypto.randomBytes(8).toString('hex'));
+// The names of one run's temporary files: its token (stores/temp-files.js) then a dash. A
+// name without a token (a run with no journal) has no dash, so it never matches any run's.
+const runTempPrefix = (token) => `${TEMP_PREFIX}${token}-`;
+
+// A fresh temporary name next to `target` (same folder, so the final rename is atomic),
+// carrying the run's token when it has one, so that a resumed run finds what a kill left.
+function tempPathFor(target, token) {
+  const random = crypto.randomBytes(8).toString('hex');
+  return path.join(path.dirname(target), token ? runTempPrefix(token) + random : TEMP_PREFIX + random);
 }
 
-module.exports = { keyToPath, localPath, tempPathFor, TEMP_PREFIX };
+/**
+ * tempPathFor(target) for a transfer job: when the run keeps a journal, job.onTempDir(folder)
+ * journals the folder (once per folder) and resolves to the run's token, before the file exists.
+ */
+async function jobTempPath(job, target) {
+  if (!job.onTempDir) return tempPathFor(target);
+  return tempPathFor(target, await job.onTempDir(path.dirname(target)));
+}
+
+module.exports = { keyToPath, localPath, tempPathFor, jobTempPath, runTempPrefix, TEMP_PREFIX };

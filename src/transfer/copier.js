@@ -57,7 +57,8 @@ function sameConnection(options) {
 class Copier {
   /**
    * @param o {src, dst, w, co (copyOptions), sameConnection, dryrun, signal (abort requests),
-   *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency, log (notices, each once)}
+   *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency, log (notices, each once),
+   *   onCreating and onTempDir (a journaled run's records before a multipart upload or a temp file)}
    */
   constructor(o) {
     Object.assign(this, o);
@@ -230,7 +231,7 @@ class Copier {
   async copyOne(item, targetKey, prefix) {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
-      largeCopyThreshold: this.co.largeCopyThreshold, keepPartLayout: this.co.keepPartLayout, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating,
+      largeCopyThreshold: this.co.largeCopyThreshold, keepPartLayout: this.co.keepPartLayout, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating, onTempDir: this.onTempDir,
       notice: this.notice, memory: this.memory,
     };
     for (let attempt = 0; ; attempt++) {

@@ -4,17 +4,19 @@
 // that a later sync would take for a copy. Bodies are written as they arrive, where the
 // request is sent (the store's request thread), so memory stays at a few socket buffers per
 // request whatever the object's size. Objects over largeCopyThreshold are fetched as
-// parallel ranged GETs, each written to the file at its offset.
+// parallel ranged GETs, each written to the file at its offset. In a journaled run the temp
+// file's folder is in the journal before the file exists: a run killed with it open leaves it
+// for the resume to remove (stores/temp-files.js).
 const fs = require('fs');
 const path = require('path');
-const { localPath, tempPathFor } = require('../stores/local-paths');
+const { localPath, jobTempPath } = require('../stores/local-paths');
 const { choosePartSize, partRanges, TRANSFER_PART } = require('./part-layout');
 const { runParts } = require('./parallel-parts');
 
 async function download(job) {
   const { item, dst, key } = job;
   const target = localPath(dst.root, key);
-  const tmp = tempPathFor(target);
+  const tmp = await jobTempPath(job, target);
   const bytes = item.Size > job.largeCopyThreshold ? await getRanges(job, target, tmp) : await getWhole(job, target, tmp);
   return { status: 'copied', bytes };
 }

@@ -1,10 +1,11 @@
 'use strict';
 // Local file -> local file (folder to folder). Copies to a temporary name next to the
 // target and renames it into place, like download, keeping the source's mtime so a later
-// sync compares the two as equal. Copy-on-write file systems clone instead of copying.
+// sync compares the two as equal. Copy-on-write file systems clone instead of copying. The
+// temp name is a journaled run's, as in download.
 const fs = require('fs');
 const path = require('path');
-const { localPath, tempPathFor } = require('../stores/local-paths');
+const { localPath, jobTempPath } = require('../stores/local-paths');
 const { ObjectError } = require('./outcome');
 
 const { COPYFILE_EXCL, COPYFILE_FICLONE } = fs.constants;
@@ -15,7 +16,7 @@ async function localCopy(job) {
   const target = localPath(dst.root, key);
   const before = await statSource(from);
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
-  const tmp = tempPathFor(target);
+  const tmp = await jobTempPath(job, target);
   try {
     await fs.promises.copyFile(from, tmp, COPYFILE_EXCL | COPYFILE_FICLONE);
     const after = await statSource(from);

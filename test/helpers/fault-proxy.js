@@ -25,6 +25,10 @@
 // Every request that is not refused takes exactly one PRNG draw, in arrival order, so
 // the number of each fault among the first N requests depends on the seed alone.
 //
+// An onRequest listener that returns a promise holds its request: nothing is answered or
+// forwarded until the promise settles (a test can keep downloads in flight, then kill the
+// client). A request whose client went away meanwhile is dropped.
+//
 // Transient faults can be capped per SDK invocation (maxFaultsPerInvocation, keyed by
 // the amz-sdk-invocation-id header the AWS SDK repeats on every retry): with a cap
 // below the client's attempt limit, every request eventually gets through, so a test
@@ -115,7 +119,9 @@ function checkRates(rates) {
  * @param o.seed           PRNG seed (default 1)
  * @param o.maxFaultsPerInvocation  cap on slowDown/internalError/reset/truncate per SDK
  *                         invocation (amz-sdk-invocation-id); default unlimited
- * @returns Promise<{endpoint, port, stats(), setRates(rates), onRequest(cb), close()}>
+ * @returns Promise<{endpoint, port, stats(), setRates(rates), onRequest(cb), close()}>;
+ *   onRequest(cb): cb(info) for every request, before it is answered; a promise it returns
+ *   holds the request until it settles. Returns a function that removes cb.
  */
 async function startFaultProxy(o = {}) {
   if (!o.target) throw new Error('fault-proxy: target is required');
@@ -255,10 +261,20 @@ async function startFaultProxy(o = {}) {
       }
     }
     info.fault = fault;
+    const holds = [];
     for (const cb of listeners) {
-      try { cb(info); } catch { /* a listener's bug must not break the proxy */ }
+      try {
+        const r = cb(info);
+        if (r && typeof r.then === 'function') holds.push(r);
+      } catch { /* a listener's bug must not break the proxy */ }
     }
+    if (!holds.length) return act(req, res, fault);
+    const go = () => { if (!res.destroyed && !req.socket.destroyed) act(req, res, fault); };
+    Promise.all(holds).then(go, go);
+    return undefined;
+  };
 
+  const act = (req, res, fault) => {
     switch (fault) {
       case 'refused':
         counters.injected.refused++;

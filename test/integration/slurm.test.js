@@ -2,7 +2,8 @@
 // Issue 19 on a real engine: a Slurm job array (a one-node cluster on loopback, installed
 // from Debian's packages when missing) runs a sharded sync against MinIO, each task taking
 // its shard from SLURM_ARRAY_TASK_ID; merge then combines the four results, and the target
-// holds exactly the source's objects. If Slurm cannot be installed or started, this fails.
+// holds exactly the source's objects. Issue 27: the README's rerun of the shards merge names
+// (sbatch --array=7,31) runs those shards. If Slurm cannot be installed or started, this fails.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -56,26 +57,40 @@ function batchScript() {
   ].join('\n');
 }
 
-test('sbatch --array runs a sharded sync; merge says all shards copied everything; the target equals the source', async () => {
+// The README's recovery: a job whose tasks 0 and 2 never ran (only --array=1,3 did), merge
+// naming the shards missing, and the rerun of exactly those (--array=0,2). A task's
+// SLURM_ARRAY_TASK_ID is its shard index as is, whatever the array's lowest index: were it
+// taken less SLURM_ARRAY_TASK_MIN, --array=1,3 would run shards 0 and 2 and the rerun 0 and 2
+// again, and merge could never complete.
+test('sbatch --array=1,3, merge names shards 0 and 2, sbatch --array=0,2 runs them; merge then says all copied; the target equals the source', async () => {
   const script = path.join(dir, 'sync.sbatch');
   fs.writeFileSync(script, batchScript(), { mode: 0o700 });
-  const job = await sbatchWait(slurm, script, { args: [`--array=0-${SHARDS - 1}`, `--chdir=${dir}`] });
-  const outputs = fs.readdirSync(dir).filter((f) => f.startsWith('slurm-')).sort();
-  const logs = outputs.map((f) => `--- ${f}:\n${fs.readFileSync(path.join(dir, f), 'utf8').slice(-3000)}`).join('\n');
-  expect({ code: job.code, stderr: job.stderr, logs: job.code === 0 ? '' : `${logs}\n${slurm.logs()}` }).toEqual({ code: 0, stderr: '', logs: '' });
-  expect(job.jobId).toMatch(/^\d+$/);
-  expect(outputs).toHaveLength(SHARDS); // one task per shard ran
+  const resultFiles = () => fs.readdirSync(dir).filter((f) => /^res-\d+\.json$/.test(f)).sort();
+  const runArray = async (indices) => {
+    const job = await sbatchWait(slurm, script, { args: [`--array=${indices.join(',')}`, `--chdir=${dir}`] });
+    const outputs = fs.readdirSync(dir).filter((f) => f.startsWith(`slurm-${job.jobId}_`)).sort();
+    const logs = outputs.map((f) => `--- ${f}:\n${fs.readFileSync(path.join(dir, f), 'utf8').slice(-3000)}`).join('\n');
+    expect({ code: job.code, stderr: job.stderr, logs: job.code === 0 ? '' : `${logs}\n${slurm.logs()}` }).toEqual({ code: 0, stderr: '', logs: '' });
+    expect(job.jobId).toMatch(/^\d+$/);
+    expect(outputs).toEqual(indices.map((i) => `slurm-${job.jobId}_${i}.out`).sort()); // one task per index ran
+    // Each task took the shard its array index names, from Slurm's variable, and said so.
+    for (const i of indices) {
+      const doc = JSON.parse(fs.readFileSync(path.join(dir, `res-${i}.json`), 'utf8'));
+      expect(doc.shard).toMatchObject({ index: i, of: SHARDS, via: expect.stringMatching(/^SLURM_ARRAY_TASK_ID/) });
+      const out = fs.readFileSync(path.join(dir, `slurm-${job.jobId}_${i}.out`), 'utf8');
+      expect(out).toContain(`shard ${i} of ${SHARDS} (from SLURM_ARRAY_TASK_ID`);
+    }
+  };
 
-  // Each task took its shard from Slurm's variable and said so.
-  const results = fs.readdirSync(dir).filter((f) => /^res-\d+\.json$/.test(f)).sort();
+  await runArray([1, 3]);
+  expect(resultFiles()).toEqual(['res-1.json', 'res-3.json']);
+  const partial = await runCli(['merge', ...resultFiles().map((f) => path.join(dir, f)), '--json']);
+  expect({ code: partial.code, stdout: partial.stdout, stderr: partial.stderr.trim() })
+    .toEqual({ code: 3, stdout: '', stderr: `s3blitz: merge: shards 0, 2 of ${SHARDS} missing (2 found): run them again` });
+
+  await runArray([0, 2]); // the README's rerun line, with the shards merge named
+  const results = resultFiles();
   expect(results).toEqual(Array.from({ length: SHARDS }, (_, i) => `res-${i}.json`));
-  for (let i = 0; i < SHARDS; i++) {
-    const doc = JSON.parse(fs.readFileSync(path.join(dir, `res-${i}.json`), 'utf8'));
-    expect(doc.shard).toMatchObject({ index: i, of: SHARDS, via: expect.stringMatching(/^SLURM_ARRAY_TASK_ID/) });
-    const out = fs.readFileSync(path.join(dir, `slurm-${job.jobId}_${i}.out`), 'utf8');
-    expect(out).toContain(`shard ${i} of ${SHARDS} (from SLURM_ARRAY_TASK_ID`);
-  }
-
   const merged = await runCli(['merge', ...results.map((f) => path.join(dir, f)), '--json']);
   expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: expect.stringMatching(new RegExp(`merged ${SHARDS} of ${SHARDS} shards of sync`)) });
   const m = JSON.parse(merged.stdout);

@@ -355,3 +355,33 @@ test('onRequest reports every request with its type and fault, and can be remove
     await proxy.close();
   }
 });
+
+test('a promise an onRequest listener returns holds its request until it settles', async () => {
+  const proxy = await startFaultProxy({ target: upstream.endpoint });
+  try {
+    let release;
+    const gate = new Promise((r) => { release = r; });
+    const arrived = [];
+    let heldArrived;
+    const heldSeen = new Promise((r) => { heldArrived = r; });
+    proxy.onRequest((info) => {
+      arrived.push(info.key);
+      if (info.key !== 'held') return undefined;
+      heldArrived();
+      return gate;
+    });
+    const before = upstream.seen.length;
+    const held = request(proxy.endpoint, { path: '/b/held' });
+    await heldSeen;
+    // Others pass while it waits; it reaches the upstream only once released.
+    const other = await request(proxy.endpoint, { path: '/b/free' });
+    expect(other).toMatchObject({ kind: 'ok', status: 200, body: bodyFor('/b/free') });
+    expect(upstream.seen.slice(before).map((r) => r.url)).toEqual(['/b/free']);
+    release();
+    expect(await held).toMatchObject({ kind: 'ok', status: 200, body: bodyFor('/b/held') });
+    expect(upstream.seen.slice(before).map((r) => r.url)).toEqual(['/b/free', '/b/held']);
+    expect(arrived).toEqual(['held', 'free']);
+  } finally {
+    await proxy.close();
+  }
+});

@@ -14,7 +14,7 @@ const { mergeResults, checkTiling } = require('../../src/stages/merge');
 const { mergeTree } = require('../../src/stages/summary-merge');
 const { PrefixTree } = require('../../src/stages/prefix-tree');
 const { compareKeys } = require('../../src/keys/order');
-const { shardIndex, parseShard } = require('../../src/stages/shards');
+const { shardIndex, parseShard, resolveShard, PLAN_VERSION } = require('../../src/stages/shards');
 
 const counts = (store, plan) => plan.ranges.map((r) => (r.empty ? 0 : store.expected({ startAfter: r.startAfter || '', stopAt: r.stopAt }).length));
 
@@ -150,7 +150,29 @@ describe('which shard this process is', () => {
     expect(shardIndex({ shard: '2' }, {})).toMatchObject({ index: 2, via: '--shard' });
     expect(shardIndex({}, { JOB_COMPLETION_INDEX: '4' })).toMatchObject({ index: 4, via: expect.stringMatching(/Kubernetes/) });
     expect(shardIndex({}, { AWS_BATCH_JOB_ARRAY_INDEX: '0' })).toMatchObject({ index: 0, via: expect.stringMatching(/AWS Batch/) });
-    expect(shardIndex({}, { SLURM_ARRAY_TASK_ID: '5', SLURM_ARRAY_TASK_MIN: '1' })).toMatchObject({ index: 4, via: expect.stringMatching(/Slurm/) });
     expect(shardIndex({}, {})).toBeNull();
+  });
+
+  test('a Slurm array index is the shard index as is, whatever the array\'s lowest index', () => {
+    // sbatch --array=7,31 (a rerun of the shards merge named): tasks 7 and 31 take shards 7 and 31.
+    expect(shardIndex({}, { SLURM_ARRAY_TASK_ID: '31', SLURM_ARRAY_TASK_MIN: '7', SLURM_ARRAY_TASK_MAX: '31' })).toEqual({ index: 31, via: 'SLURM_ARRAY_TASK_ID (a Slurm job array)' });
+    expect(shardIndex({}, { SLURM_ARRAY_TASK_ID: '7', SLURM_ARRAY_TASK_MIN: '7' })).toMatchObject({ index: 7 });
+    expect(shardIndex({}, { SLURM_ARRAY_TASK_ID: '5', SLURM_ARRAY_TASK_MIN: '1' })).toMatchObject({ index: 5 });
+    expect(shardIndex({}, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_MIN: '0' })).toMatchObject({ index: 0 });
+    // --shard wins over the engine's variable.
+    expect(shardIndex({ shard: '2/4' }, { SLURM_ARRAY_TASK_ID: '31' })).toEqual({ index: 2, of: 4, via: '--shard' });
+  });
+
+  test('an engine\'s variable that is not an index is a usage error naming it', () => {
+    for (const bad of ['-1', 'x', '1.5', '1e2', '3_0']) {
+      expect(() => shardIndex({}, { SLURM_ARRAY_TASK_ID: bad })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('SLURM_ARRAY_TASK_ID (a Slurm job array)') }));
+    }
+    expect(() => shardIndex({}, { JOB_COMPLETION_INDEX: 'two' })).toThrow(/JOB_COMPLETION_INDEX/);
+  });
+
+  test('an array index past the plan\'s shards is a usage error naming the variable', async () => {
+    const plan = { version: PLAN_VERSION, source: 's3://b/', range: { prefix: '', startAfter: null, stopAt: null }, shards: 4, ranges: [{ startAfter: null, stopAt: 'f' }, { startAfter: 'f', stopAt: 'm' }, { startAfter: 'm', stopAt: 't' }, { startAfter: 't', stopAt: null }] };
+    await expect(resolveShard({ plan }, { SLURM_ARRAY_TASK_ID: '4', SLURM_ARRAY_TASK_MIN: '1' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/shard 4 \(from SLURM_ARRAY_TASK_ID \(a Slurm job array\)\) is not one of the plan's 4 shards \(0 to 3\): an array's indices are the shards' indices, 0-3/) });
+    await expect(resolveShard({ plan }, { SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_MIN: '1' })).resolves.toMatchObject({ index: 3, of: 4, range: { startAfter: 't', stopAt: null } });
   });
 });
