@@ -73,6 +73,30 @@ function sourceKeys(seed, keep) {
   return [...tree, ...awkward].map((key) => ({ key, body: Buffer.alloc(key.endsWith('/') ? 0 : r.int(3000), 120) }));
 }
 
+// Keys around the places where stores misread a StartAfter: folders beside names that go on
+// with characters below "/" ("a/" beside "a-x"), and characters whose place UTF-16 and UTF-8
+// disagree on (U+FF21 against U+1F600); a seeded share of generated ones.
+const RANGE_FIXED = ['a-x', 'a.y', 'a/', 'a/b', 'ab', 'data/y', 'data/z/w', 'data-2024/x', 'ord/Z-1', 'ord/Z/child', 'ord/Za',
+  'ord/\uFF21/child', 'ord/\u{1F600}/child', 'x/e', 'x/\u00e9'];
+const RANGE_TAILS = ['', '-2', '.x', ' 1', '!', 'Z', 'a', '\uFF21', '\uE000', '\u{1F600}', '\u{10000}', '\u00e9'];
+function rangeKeys(r, n) {
+  const keys = new Set(RANGE_FIXED);
+  const name = () => ['a', 'd', 'data', 'ord', 'x'][r.int(5)] + RANGE_TAILS[r.int(RANGE_TAILS.length)];
+  while (keys.size < n) keys.add(Array.from({ length: 1 + r.int(3) }, name).join('/'));
+  return [...keys];
+}
+
+// A bound of a range: a key, a folder's name, or a key made up next to one.
+function rangeBound(r, keys) {
+  const k = keys[r.int(keys.length)];
+  const slashes = [...k.matchAll(/\//g)].map((m) => m.index);
+  const x = r.next();
+  if (x < 0.3) return k;
+  if (x < 0.7 && slashes.length) return k.slice(0, slashes[r.int(slashes.length)]);
+  const cps = Array.from(k);
+  return cps.slice(0, 1 + r.int(cps.length)).join('') + RANGE_TAILS[r.int(RANGE_TAILS.length)];
+}
+
 function cli(conn, args, env = {}) {
   return runCli(args, {
     timeout: 300e3,
@@ -226,6 +250,84 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
         expect(JSON.parse(r.stdout).deleted.objects).toBe(1);
         expect((await sequentialList(client, b)).map((o) => o.Key).sort(byUtf8)).toEqual(Object.keys(names).sort(byUtf8));
       }
+    });
+
+
+    describe('ranges where stores misread StartAfter: exactly the keys in the range', () => {
+      // A fresh seed each run; replay one with S3BLITZ_TEST_SEED.
+      const seed = Number(process.env.S3BLITZ_TEST_SEED) || Date.now() % 1e6;
+      const r = prng(seed);
+      let keys; // the server's own listing of the bucket, in S3's order
+      const rb = 'ranges';
+      const within = ([a, b]) => keys.filter((k) => (a === undefined || byUtf8(k, a) > 0) && (b === undefined || byUtf8(k, b) <= 0));
+      const rangeArgs = ([a, b]) => [...(a !== undefined ? ['--start-after', a] : []), ...(b !== undefined ? ['--stop-at', b] : [])];
+      const jsonKeys = (stdout) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).Key);
+      const ranges = [];
+
+      beforeAll(async () => {
+        log(name, `ranges: seed ${seed} (replay with S3BLITZ_TEST_SEED=${seed})`);
+        await bucket(rb);
+        await putAll(client, rb, rangeKeys(r, 260).map((key) => ({ key, body: Buffer.from(key) })));
+        keys = (await sequentialList(client, rb)).map((o) => o.Key).sort(byUtf8);
+        // The fixed cases of the issue, then generated ones.
+        ranges.push(['a', 'a/b'], ['ord/Z', undefined], ['data-2024/x', 'ord/Za'], ['ord/\uFF21', 'ord/\u{1F600}/child'], ['a-', 'x']);
+        while (ranges.length < 11) {
+          const a = rangeBound(r, keys), b = rangeBound(r, keys);
+          if (a === b) continue;
+          ranges.push(byUtf8(a, b) < 0 ? [a, b] : [b, a]);
+        }
+        ranges.push([rangeBound(r, keys), undefined], [undefined, rangeBound(r, keys)]);
+      }, 300e3);
+
+      test('ls, in order and --sequential', async () => {
+        for (const [i, range] of ranges.entries()) {
+          const args = i % 3 === 2 ? ['--sequential'] : [];
+          const res = await cli(conn, ['ls', `s3://${rb}`, '--json', ...rangeArgs(range), ...args]);
+          expect({ range, args, code: res.code, keys: res.code === 0 ? jsonKeys(res.stdout) : res.stderr }).toEqual({ range, args, code: 0, keys: within(range) });
+        }
+      });
+
+      test('cp and sync of a range', async () => {
+        for (const [i, range] of ranges.slice(0, 4).entries()) {
+          const verb = i % 2 ? 'sync' : 'cp';
+          const dst = await bucket(`range-${verb}-${i}`);
+          const res = await cli(conn, [verb, `s3://${rb}`, `s3://${dst}`, ...rangeArgs(range), '--json', '--no-journal']);
+          expect({ range, verb, code: res.code }).toEqual({ range, verb, code: 0 });
+          expect({ range, verb, keys: (await sequentialList(client, dst)).map((o) => o.Key).sort(byUtf8) }).toEqual({ range, verb, keys: within(range) });
+        }
+      });
+
+      test('shards of the bucket and of a range: together every key once', async () => {
+        for (const [range, n] of [[[undefined, undefined], 4], [ranges[2], 3]]) {
+          const got = [];
+          for (let i = 0; i < n; i++) {
+            const res = await cli(conn, ['ls', `s3://${rb}`, '--json', '--shards', String(n), '--shard', `${i}/${n}`, ...rangeArgs(range)]);
+            expect({ range, shard: i, code: res.code }).toEqual({ range, shard: i, code: 0 });
+            got.push(...jsonKeys(res.stdout));
+          }
+          expect({ range, keys: got.sort(byUtf8) }).toEqual({ range, keys: within(range) });
+        }
+      });
+
+      test('a copy stopped part way and resumed from its watermark', async () => {
+        const lib = require('../../src');
+        const range = [ranges[1][0], undefined];
+        const want = within(range);
+        const dst = await bucket('range-resumed');
+        const opts = {
+          source: `s3://${rb}`, target: `s3://${dst}`, startAfter: range[0], endpointUrl: conn.endpoint, region: conn.region, forcePathStyle: true,
+          credentials: { accessKeyId: conn.accessKeyId, secretAccessKey: conn.secretAccessKey }, copyConcurrency: 2,
+        };
+        const stop = new AbortController();
+        let copied = 0;
+        const first = await lib.copy({ ...opts, stopSignal: stop.signal, onObject: () => { if (++copied === Math.floor(want.length / 3)) stop.abort(); } });
+        expect({ interrupted: first.interrupted, journal: Boolean(first.journal) }).toEqual({ interrupted: true, journal: true });
+        const notes = [];
+        const second = await lib.copy({ ...opts, log: (m) => notes.push(m) });
+        expect({ complete: second.complete, failed: second.failed.objects }).toEqual({ complete: true, failed: 0 });
+        expect(notes.join('\n')).toMatch(/resuming from/);
+        expect((await sequentialList(client, dst)).map((o) => o.Key).sort(byUtf8)).toEqual(want);
+      });
     });
 
     if (!controlKeysListed) {
