@@ -10,7 +10,7 @@ const { Tally, copyOptions, transferSockets } = require('../transfer/copier');
 const { normalizeWriteOptions } = require('../transfer/write-options');
 const { Spool } = require('../util/spool');
 const { positiveInt } = require('../options');
-const { UsageError, SafetyError } = require('../errors');
+const { UsageError, SafetyError, S3BlitzError } = require('../errors');
 const { RunJournal } = require('../journal/run-journal');
 const { CopyRun } = require('./copy-run');
 const { deleteCondition, deleteBatch } = require('./conditional-deletes');
@@ -102,7 +102,16 @@ async function sync(options = {}) {
   };
   const listed = () => cmp.srcListing.complete && cmp.dstListing.complete;
   const close = () => { cmp.close(); if (doomed) doomed.remove(); };
-  const r = await run.run({ feed, listed, finish, close });
+  let deleting = false;
+  const finishing = async (x) => { deleting = true; return finish(x); };
+  let r;
+  try {
+    r = await run.run({ feed, listed, finish: finishing, close });
+  } catch (err) {
+    // A listing (or anything else) that failed before the deletes: the line says none happened.
+    if (doomed && !deleting && !options.dryrun && err instanceof S3BlitzError && !/nothing was deleted/.test(err.message)) err.message += ': nothing was deleted';
+    throw err;
+  }
   return {
     source: cmp.srcListing.location.text, target: cmp.dstListing.location.text, method: cmp.method, dryrun: Boolean(options.dryrun),
     classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])), folders: folders.toJSON(),
