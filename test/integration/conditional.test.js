@@ -64,8 +64,8 @@ describe('conditional deletes where the server honours them (SeaweedFS)', () => 
     const out = [];
     let token;
     do {
-      const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-      for (const o of r.Contents || []) out.push(o);
+      const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, EncodingType: 'url' }));
+      for (const o of r.Contents || []) out.push({ ...o, Key: r.EncodingType === 'url' ? decodeURIComponent(o.Key.replace(/\+/g, ' ')) : o.Key });
       token = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (token);
     return out;
