@@ -254,6 +254,10 @@ describe('lean path headers', () => {
     await objects.createMultipartUpload({ Key: 'k', IfNoneMatch: '*' });
     expect(sent[0].headers['if-none-match']).toBe('*');
     expect(sent[1].headers['if-none-match']).toBeUndefined();
+    // Every part of a multipart copy is pinned to the listed source version.
+    const partAnswer = { request: async (method, key, query, headers) => { sent.push({ method, query, headers }); return { status: 200, headers: {}, body: Buffer.from('<CopyPartResult><ETag>"p1"</ETag></CopyPartResult>') }; } };
+    await new LeanObjects(partAnswer).uploadPartCopy({ Key: 'k', UploadId: 'u', PartNumber: 2, CopySource: 'src/k', CopySourceRange: 'bytes=0-9', CopySourceIfMatch: '"listed"' });
+    expect(sent[2].headers).toMatchObject({ 'x-amz-copy-source': 'src/k', 'x-amz-copy-source-if-match': '"listed"', 'x-amz-copy-source-range': 'bytes=0-9' });
   });
 
   test('a 412 of the lean path is the answer: not sent again through the SDK', () => {
