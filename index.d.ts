@@ -251,6 +251,14 @@ export interface WriteOptions {
   tagging?: string;
   sse?: 'AES256' | 'aws:kms';
   sseKmsKeyId?: string;
+  /**
+   * Never replace a target object: PutObject, CopyObject and CompleteMultipartUpload carry
+   * If-None-Match: *, on request types the server is found to honour it on (one probe each);
+   * a key that exists is `skipped` (reason "exists (--no-overwrite)"); a server that honours it
+   * on no usable request makes the run throw a SafetyError (exit 4) before anything is written.
+   * S3 targets only.
+   */
+  noOverwrite?: boolean;
 }
 
 export interface RunOptions {
@@ -360,13 +368,20 @@ export interface SyncOptions extends CopyOptions, CompareOptions {
   delete?: boolean;
   maxDelete?: number | string;
   force?: boolean;
-  onDelete?: (event: { key: string; size: number; dryrun?: boolean }) => void;
+  /** With delete: throw a SafetyError (exit 4) before deleting where the server is not found to honour conditional deletes. */
+  requireConditional?: boolean;
+  /** status: a delete that did not happen ('changed': rewritten since it was listed; 'vanished': gone already). */
+  onDelete?: (event: { key: string; size: number; dryrun?: boolean; status?: 'changed' | 'vanished'; reason?: string }) => void;
 }
 
 export interface SyncResult extends CopyResult {
   method: 'merge' | 'sorted-spool';
   classes: Record<CompareClass, Counts>;
   deleted: Counts;
+  /** Target keys rewritten since they were listed: not deleted (ok is then false). */
+  deleteChanged: Counts;
+  /** Target keys someone else deleted first. */
+  deleteVanished: Counts;
   deleteRefused: string | null;
   unmappable: { key: string; reason: string }[];
 }
@@ -441,8 +456,14 @@ export interface MapOptions<T = unknown> extends SourceOptions {
 export interface RmOptions extends SourceOptions, RunOptions {
   maxDelete?: number | string;
   deleteConcurrency?: number | string;
-  /** allVersions: each version's event has versionId and deleteMarker; a failure has failed and reason. */
-  onDelete?: (event: { key: string; size: number; dryrun?: boolean; error?: string; versionId?: string; deleteMarker?: boolean; failed?: boolean; reason?: string }) => void;
+  /** Throw a SafetyError (exit 4) before deleting where the server is not found to honour conditional deletes (each key deleted only while its ETag is the listed one). */
+  requireConditional?: boolean;
+  /**
+   * A key not deleted has status ('changed': rewritten since it was listed; 'vanished': gone
+   * already; 'failed') and error. allVersions: each version's event has versionId and
+   * deleteMarker; a failure has failed and reason.
+   */
+  onDelete?: (event: { key: string; size: number; dryrun?: boolean; status?: 'changed' | 'vanished' | 'failed'; error?: string; versionId?: string; deleteMarker?: boolean; failed?: boolean; reason?: string }) => void;
 }
 
 export interface RmResult {
@@ -450,6 +471,10 @@ export interface RmResult {
   dryrun: boolean;
   deleted: Counts;
   failed: Counts;
+  /** Keys rewritten since they were listed: not deleted (ok is then false). Not with allVersions. */
+  changed?: Counts;
+  /** Keys someone else deleted first (not a failure). Not with allVersions. */
+  vanished?: Counts;
   planned?: Counts;
   failures: Failure[];
   failureReasons: FailureReason[];
@@ -515,9 +540,12 @@ export interface PutStreamOptions extends ConnectionOptions, WriteOptions {
   partSize?: number | string;
   partConcurrency?: number | string;
   signal?: AbortSignal;
+  /** Notices (with noOverwrite: a request type the server ignores If-None-Match on). */
+  log?: (message: string) => void;
 }
 
-export interface PutStreamResult { target: string; bytes: number; parts: number; etag?: string; stats: RequestStatsJSON }
+/** skipped: with noOverwrite, the object existed and the stream was not written. */
+export interface PutStreamResult { target: string; bytes: number; parts: number; etag?: string; skipped?: 'exists'; stats: RequestStatsJSON }
 
 /** manifest: an S3 Batch Operations manifest (CSV) of what a listing selects. */
 export interface ManifestOptions extends SourceOptions {
@@ -556,6 +584,7 @@ export interface RbOptions extends BucketOptions, RunOptions {
   allVersions?: boolean;
   maxDelete?: number | string;
   deleteConcurrency?: number | string;
+  requireConditional?: boolean;
   onDelete?: RmOptions['onDelete'];
   stopSignal?: AbortSignal;
 }

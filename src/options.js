@@ -56,6 +56,9 @@ const OPTIONS = {
   // Writes.
   acl: {}, storageClass: {}, cacheControl: {}, contentType: {}, contentDisposition: {}, contentEncoding: {},
   contentLanguage: {}, expires: {}, metadata: {}, metadataDirective: {}, tagging: {}, sse: {}, sseKmsKeyId: {},
+  // Never replace a target object: every PutObject, CopyObject and CompleteMultipartUpload
+  // carries If-None-Match: * (on request types the server is found to honour it on).
+  noOverwrite: {},
   // Copies.
   copyConcurrency: { default: 500, help: 'small objects copied at once' },
   largeCopyConcurrency: { default: 75, help: 'large objects copied at once' },
@@ -74,6 +77,8 @@ const OPTIONS = {
   // compare and sync.
   compareTime: {}, checksum: {}, ignoreEtags: {}, show: {}, sizeOnly: {}, overwrite: {},
   delete: {}, maxDelete: {}, force: {},
+  // Deletes carry the listed ETags; refuse where the server is not found to honour them.
+  requireConditional: {},
   // rm, cat, head, cp from a stream.
   deleteConcurrency: { default: 32, help: 'DeleteObjects requests (1000 keys each) at once' },
   range: {}, tags: {}, stream: {},

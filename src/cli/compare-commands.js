@@ -17,7 +17,7 @@ function compareOptions(cmd) {
     .option('--ignore-etags', 'ETags are not content hashes here (e.g. SSE-KMS, SSE-C): same-size pairs are unknown unless --checksum');
 }
 
-const EXTRA = ['compareTime', 'checksum', 'ignoreEtags', 'delete', 'maxDelete', 'force', 'sizeOnly'];
+const EXTRA = ['compareTime', 'checksum', 'ignoreEtags', 'delete', 'maxDelete', 'force', 'sizeOnly', 'requireConditional'];
 
 function libOptions(source, target, opts) {
   const o = copyLibraryOptions(source, target, opts);
@@ -78,6 +78,7 @@ Examples:
     .option('--delete', 'delete target objects that are not in the source (after every copy succeeded)')
     .option('--max-delete <n>', 'refuse (exit 4) to delete more than n objects')
     .option('--force', 'delete even past --max-delete or when the source is empty')
+    .option('--require-conditional', 'with --delete: refuse (exit 4, nothing deleted) where the server does not honour conditional deletes')
     .option('--overwrite', 'accepted for S3P compatibility: sync always overwrites what differs')
     .option('--dryrun', 'show what would be copied and deleted; change nothing')
     .option('--dry-run', 'same as --dryrun')
@@ -100,7 +101,9 @@ Examples:
       Object.assign(o, { signal, stopSignal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); } });
       const fmt = formatOf(opts);
       o.onObject = copyProgressLines(fmt, { marked: true });
-      o.onDelete = (ev) => { if (ev.dryrun && fmt === 'text') writeOut(report.plannedDeleteLine(ev)); };
+      o.onDelete = (ev) => {
+        if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); } else if (ev.status) writeErr(report.problemLine(ev.status, ev.key, ev.reason));
+      };
       const r = await lib.sync(o);
       for (const u of r.unmappable) writeErr(report.problemLine('failed', u.key, u.reason));
       return finishCopy(report.copy(r), r, fmt, opts);

@@ -32,7 +32,8 @@ function writeOptions(cmd) {
     .option('--metadata-directive <directive>', 'COPY or REPLACE')
     .option('--tagging <tags>', 'tags as key=value&key2=value2 (replaces the source\'s tags)')
     .option('--sse <algorithm>', 'server-side encryption: AES256 or aws:kms')
-    .option('--sse-kms-key-id <id>', 'KMS key for aws:kms');
+    .option('--sse-kms-key-id <id>', 'KMS key for aws:kms')
+    .option('--no-overwrite', 'never replace an object of the target: every write carries If-None-Match: * (a key that exists is skipped; sync writes only missing keys)');
 }
 
 function concurrencyOptions(cmd) {
@@ -63,6 +64,7 @@ function copyLibraryOptions(source, target, opts) {
   if (opts.pretend || opts.dryRun) o.dryrun = true;
   if (opts.journal !== undefined && opts.journal !== true) o.journal = opts.journal;
   if (opts.resume === false) o.resume = false;
+  if (opts.overwrite === false) o.noOverwrite = true;
   return o;
 }
 
@@ -139,8 +141,10 @@ async function streamCopy(source, target, opts, signal) {
   const o = copyLibraryOptions(undefined, target, opts);
   delete o.dryrun;
   if (opts.apiExample) return writeOut(apiExample('putStream', { ...o, stream: 'process.stdin' }));
-  const r = await lib.putStream({ ...o, stream: process.stdin, signal });
+  const r = await lib.putStream({ ...o, stream: process.stdin, signal, log: (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); } });
+  if (r.skipped) writeErr(report.problemLine('skipped', target, 'exists (--no-overwrite): the stream was not written'));
   if (formatOf(opts) === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
+  else if (r.skipped) return 0;
   else if (!opts.quiet) await writeOut(`${report.format.tallyLine('uploaded', { objects: 1, bytes: r.bytes }, 9)}\n`);
   return 0;
 }

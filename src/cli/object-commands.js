@@ -13,7 +13,7 @@ const log = (opts) => (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); };
 
 function rmLibraryOptions(source, opts) {
   const o = libraryOptions(source, opts);
-  for (const k of ['maxDelete', 'force', 'deleteConcurrency', 'maxFailures', 'resumeMaxAge', 'allVersions']) if (opts[k] !== undefined) o[k] = opts[k];
+  for (const k of ['maxDelete', 'force', 'deleteConcurrency', 'maxFailures', 'resumeMaxAge', 'allVersions', 'requireConditional']) if (opts[k] !== undefined) o[k] = opts[k];
   if (opts.dryrun || opts.dryRun) o.dryrun = true;
   if (opts.journal !== undefined && opts.journal !== true) o.journal = opts.journal;
   if (opts.resume === false) o.resume = false;
@@ -26,6 +26,7 @@ function rmOptions(cmd) {
     .option('--dry-run', 'same as --dryrun')
     .option('--max-delete <n>', 'refuse (exit 4, nothing deleted) to delete more than n objects')
     .option('--all-versions', 'delete every version and delete marker, for good (ListObjectVersions, then DeleteObjects with version ids)')
+    .option('--require-conditional', 'refuse (exit 4, nothing deleted) where the server does not honour conditional deletes (each key is deleted only while its ETag is the listed one)')
     .option('--delete-concurrency <n>', help('deleteConcurrency'))
     .option('--max-failures <n>', help('maxFailures'))
     .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz)')
@@ -43,6 +44,7 @@ async function finishRm(r, opts) {
     let text = r.dryrun ? report.format.tallyLine('would delete', r.planned, 13) + '\n' : report.format.tallyLine('deleted', r.deleted, 13) + '\n';
     if (r.deleteMarkers && !r.dryrun) text += `${'deleted'.padEnd(13)}${r.deleteMarkers.objects.toLocaleString('en-US').padStart(12)} delete markers\n`;
     if (r.failed.objects) text += report.format.tallyLine('failed', r.failed, 13) + '\n';
+    for (const k of ['changed', 'vanished']) if (r[k] && r[k].objects) text += report.format.tallyLine(k, r[k], 13) + (k === 'changed' ? '  (rewritten since they were listed: not deleted)' : '') + '\n';
     if (what === 'versions') text = text.replace(/ objects /g, ' versions ');
     if (r.complete === false) text += 'the listing is incomplete (--max-list-requests)\n';
     await writeOut(text);
@@ -57,7 +59,7 @@ function onDelete(fmt) {
     if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); return; }
     if (!ev.error && !ev.failed) return;
     const reason = ev.error || ev.reason;
-    writeErr(report.problemLine('failed', ev.key, ev.versionId === undefined ? reason : `version ${ev.versionId}: ${reason}`));
+    writeErr(report.problemLine(ev.status || 'failed', ev.key, ev.versionId === undefined ? reason : `version ${ev.versionId}: ${reason}`));
   };
 }
 

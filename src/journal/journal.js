@@ -135,7 +135,7 @@ class Journal {
       else if (r.t === 'settled') this.pendingCreates.delete(r.key);
       else if (r.t === 'upload') this.uploads.set(r.id, { bucket: r.bucket, key: r.key });
       else if (r.t === 'closed') this.uploads.delete(r.id);
-      else if (r.t === 'doomed') this.doomed.push({ key: r.key, size: r.size });
+      else if (r.t === 'doomed') this.doomed.push({ key: r.key, size: r.size, etag: r.etag });
       else if (r.t === 'note') this.notes.add(r.note);
       else if (r.t === 'lanes') this.lanes = r.bounds;
       else if ((r.t === 'start' || r.t === 'token') && isRunToken(r.token)) this.token = r.token;
@@ -173,7 +173,7 @@ class Journal {
 
   failed(f) { this._write({ t: 'failed', f }); }
 
-  doom(key, size) { this._write({ t: 'doomed', key, size }); }
+  doom(key, size, etag) { this._write({ t: 'doomed', key, size, etag }); }
 
   note(note) {
     if (this.notes.has(note)) return;

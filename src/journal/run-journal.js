@@ -110,7 +110,7 @@ class RunJournal {
     this.journal.upload(bucket, key, id);
   }
 
-  doom(key, size) { this.journal.doom(key, size); }
+  doom(key, size, etag) { this.journal.doom(key, size, etag); }
 
   // The copier's multipart hooks for a run, journaled when there is a journal; the caller's
   // onUpload(uploadId, key) is called either way.

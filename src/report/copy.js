@@ -26,6 +26,8 @@ function syncText(r) {
   let s = r.dryrun ? line('would copy', r.planned) : line('copied', r.copied);
   s += r.dryrun ? line('would delete', r.deleted) : line('deleted', r.deleted);
   for (const k of PROBLEMS) if (r[k].objects) s += line(k, r[k]);
+  if (r.deleteChanged && r.deleteChanged.objects) s += `${tallyLine('changed', r.deleteChanged).trimEnd()}  (target keys rewritten since they were listed: not deleted)\n`;
+  if (r.deleteVanished && r.deleteVanished.objects) s += `${tallyLine('vanished', r.deleteVanished).trimEnd()}  (target keys deleted by someone else first)\n`;
   if (r.deleteRefused) s += `delete skipped: ${r.deleteRefused}\n`;
   // A dry run says where the differences are.
   if (r.dryrun && r.folders) s += folderText(r.folders);

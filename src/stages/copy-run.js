@@ -9,9 +9,10 @@ const { describeS3Error } = require('../stores/s3-errors');
 class CopyRun {
   /**
    * @param o {options (the command's), journal (RunJournal or null), src, dst, w, co, stats, signal,
-   *   progress, prefixBase (length of the target prefix: the copier paces each folder below it on its own)}
+   *   progress, prefixBase (length of the target prefix: the copier paces each folder below it on its own),
+   *   targetPrefix (where --no-overwrite may write its probe objects)}
    */
-  constructor({ options, journal, src, dst, w, co, stats, signal, progress, prefixBase }) {
+  constructor({ options, journal, src, dst, w, co, stats, signal, progress, prefixBase, targetPrefix }) {
     this.options = options;
     this.journal = journal;
     this.dst = dst;
@@ -26,7 +27,7 @@ class CopyRun {
     this.stopSignal = stop.signal;
     this.copier = new Copier({
       src, dst, w, co, sameConnection: sameConnection(options), dryrun: Boolean(options.dryrun),
-      signal, stopSignal: stop.signal, stats, onConcurrency: options.onConcurrency, log: options.log, prefixBase,
+      signal, stopSignal: stop.signal, stats, onConcurrency: options.onConcurrency, log: options.log, prefixBase, targetPrefix,
       onObject: (ev) => {
         if (progress && ev.status !== 'planned') progress.done(ev.status, ev.size);
         if (options.onObject) options.onObject(ev);

@@ -69,7 +69,8 @@ function openCopy(options, journal, paths) {
     }
     // Copies read the source by version id where there is one.
     const src = listing.store.base || listing.store;
-    const run = new CopyRun({ options, journal, src, dst, w, co, stats, signal, progress: listing.progress, prefixBase: (dstLoc.prefix || '').length });
+    if (w.noOverwrite && options.allVersions) throw new UsageError('--no-overwrite cannot be combined with --all-versions (each version is written over the one before it)');
+    const run = new CopyRun({ options, journal, src, dst, w, co, stats, signal, progress: listing.progress, prefixBase: (dstLoc.prefix || '').length, targetPrefix: dstLoc.prefix || '' });
     const inPlace = Boolean(listing.location.bucket && listing.location.bucket === dstLoc.bucket && sameConnection(options) && mapper.identity);
     return { stats, signal, listing, dstLoc, mapper, run, src, dst, inPlace, close() { listing.close(); dst.destroy(); } };
   } catch (err) {

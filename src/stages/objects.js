@@ -12,6 +12,7 @@ const { parseSize } = require('../transfer/part-layout');
 const { positiveInt, DEFAULTS } = require('../options');
 const { UsageError, FatalError } = require('../errors');
 const { rm } = require('./remove');
+const { WriteGuard } = require('../transfer/no-overwrite');
 
 // The one object an s3:// path names (no wildcard, not a folder).
 function objectAt(options, what, role = 'source') {
@@ -91,7 +92,8 @@ async function head(options = {}) {
 /**
  * putStream: a stream of unknown length (options.stream, e.g. process.stdin) to the object
  * options.target names; multipart past the first part (--part-size, default 8MiB), parts
- * going up --part-concurrency at once. Resolves to {target, bytes, parts, etag, stats}.
+ * going up --part-concurrency at once. Resolves to {target, bytes, parts, etag, stats}; with
+ * noOverwrite, an object already there is left: {target, skipped: 'exists', bytes: 0, stats}.
  */
 async function putStream(options = {}) {
   if (!options.stream || typeof options.stream[Symbol.asyncIterator] !== 'function') throw new UsageError('putStream needs stream: a readable stream');
@@ -101,9 +103,15 @@ async function putStream(options = {}) {
   const { store, key, text, stats } = objectAt(options, 'cp -', 'target');
   try {
     await store.open();
-    const r = await uploadStream({ store, key, stream: options.stream, w, partSize, partConcurrency, signal: options.signal, stats });
+    const guard = w.noOverwrite ? new WriteGuard({ dst: store, prefix: key.slice(0, key.lastIndexOf('/') + 1), signal: options.signal, notice: options.log }) : null;
+    const r = await uploadStream({ store, key, stream: options.stream, w, partSize, partConcurrency, signal: options.signal, stats, guard });
     return { target: text, ...r, stats: stats.toJSON() };
   } catch (err) {
+    const status = httpStatus(err);
+    // If-None-Match: * refused: the key exists (a 409 is a write of someone else's under way).
+    if (w.noOverwrite && (status === 412 || (status === 409 && await store.stat(key).catch(() => null)))) {
+      return { target: text, skipped: 'exists', bytes: 0, parts: 0, stats: stats.toJSON() };
+    }
     throw describeS3Error(err, { bucket: store.bucket, key, op: 'upload' });
   } finally {
     store.destroy();

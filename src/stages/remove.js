@@ -2,8 +2,10 @@
 // rm: deletes one object, a folder, a wildcard's matches or a filtered listing. The whole
 // selection is listed first (spooled to disk, so a listing that fails a check deletes
 // nothing and --max-delete can count it), then deleted with DeleteObjects, 1000 keys per
-// request, many requests at once. Every key that could not be deleted is named with S3's
-// reason. Journaled like cp: an interrupted rm resumes after the last batch it finished.
+// request, many requests at once, each key with its listed ETag: a key rewritten since is
+// left and reported as changed (conditional-deletes.js). Every key that could not be deleted
+// is named with S3's reason. Journaled like cp: an interrupted rm resumes after the last batch
+// it finished.
 const { Listing } = require('../list/listing');
 const { RequestStats } = require('../stats');
 const { Spool } = require('../util/spool');
@@ -16,14 +18,16 @@ const { runSignal } = require('../signal');
 const { describeS3Error } = require('../stores/s3-errors');
 const { resolvePaths } = require('./paths');
 const { removeVersions } = require('./delete-versions');
+const { deleteCondition, deleteBatch } = require('./conditional-deletes');
 
 const BATCH = 1000; // DeleteObjects takes at most 1000 keys
 const MAX_NAMED = 10000;
 
 /**
  * Options: source (or bucket / prefix), range and filter options, dryrun, maxDelete, force,
- * deleteConcurrency, maxFailures, journal, resume, resumeMaxAge, signal, stopSignal,
- * onDelete({key, size, dryrun} or {key, size, error}), progress, onProgress, log. With
+ * deleteConcurrency, maxFailures, requireConditional, journal, resume, resumeMaxAge, signal,
+ * stopSignal, onDelete({key, size, dryrun}, {key, size} or {key, size, status: 'changed' |
+ * 'vanished' | 'failed', error}), progress, onProgress, log. With
  * allVersions, every version and delete marker instead (delete-versions.js' removeVersions).
  */
 async function rm(options = {}) {
@@ -39,15 +43,16 @@ async function rm(options = {}) {
   const signal = runSignal(options.signal);
   const stop = options.stopSignal;
   const earlier = (journal && journal.totals) || {};
-  const deleted = new Tally(), failed = new Tally(), planned = new Tally();
-  if (earlier.deleted) { deleted.objects = earlier.deleted.objects; deleted.bytes = earlier.deleted.bytes; }
-  if (earlier.failed) { failed.objects = earlier.failed.objects; failed.bytes = earlier.failed.bytes; }
+  const deleted = new Tally(), failed = new Tally(), changed = new Tally(), vanished = new Tally(), planned = new Tally();
+  const tallies = { deleted, failed, changed, vanished };
+  for (const [k, t] of Object.entries(tallies)) if (earlier[k]) { t.objects = earlier[k].objects; t.bytes = earlier[k].bytes; }
+  const totals = () => Object.fromEntries(Object.entries(tallies).map(([k, t]) => [k, t.toJSON()]));
   const failures = journal ? journal.failures.slice(0, MAX_NAMED) : [];
   const reasons = new Map();
   let listing, spool = null, capped = null, interrupted = false, complete = false;
   const wm = new Watermark();
   if (journal) {
-    journal.beforeFlush = () => journal.mark(wm.upTo ?? journal.upTo, wm.upTo ?? journal.upTo, [], { deleted: deleted.toJSON(), failed: failed.toJSON() });
+    journal.beforeFlush = () => journal.mark(wm.upTo ?? journal.upTo, wm.upTo ?? journal.upTo, [], totals());
     if (journal.resumed && options.log) {
       options.log(`resuming from ${journal.file}: ${deleted.objects.toLocaleString('en-US')} objects already deleted${journal.upTo !== null ? `, continuing after ${JSON.stringify(journal.upTo)}` : ''} (--no-resume starts afresh)`);
     }
@@ -59,7 +64,7 @@ async function rm(options = {}) {
     spool = new Spool();
     let bytes = 0;
     for await (const page of listing.pages()) {
-      for (const it of page) { spool.push({ key: it.Key, size: it.Size }); bytes += it.Size || 0; }
+      for (const it of page) { spool.push({ key: it.Key, size: it.Size, etag: it.ETag }); bytes += it.Size || 0; }
       if (stop && stop.aborted) break;
     }
     if (stop && stop.aborted) interrupted = true;
@@ -75,32 +80,32 @@ async function rm(options = {}) {
         if (options.onDelete) options.onDelete({ key: r.key, size: r.size, dryrun: true });
       }
     } else if (!interrupted && count) {
-      // 3. Batches of 1000 keys, `concurrency` requests at once.
+      // 3. Batches of 1000 keys, `concurrency` requests at once, each key with its listed ETag
+      // where the server is found to honour it (one probe, just before the first delete).
       const store = listing.store;
+      const { etags } = await deleteCondition(store, { prefix: listing.range.prefix, signal, requireConditional: options.requireConditional, log: options.log });
       let inflight = 0, wake = null, fatal = null;
       const runBatch = async (batch, token) => {
-        let errors;
+        let outcomes;
         try {
-          errors = new Map((await store.deleteKeys(batch.map((r) => r.key), signal)).map((e) => [e.key, e.reason]));
+          outcomes = await deleteBatch(store, batch, { etags, signal });
         } catch (err) {
           if (signal.aborted) return;
           const reason = describeS3Error(err, { bucket: store.bucket, op: 'DeleteObjects' }).message;
-          errors = new Map(batch.map((r) => [r.key, reason]));
+          outcomes = batch.map((r) => ({ r, status: 'failed', reason }));
         }
-        for (const r of batch) {
-          const reason = errors.get(r.key);
-          if (reason === undefined) {
-            deleted.add(r.size);
-            listing.progress.done('deleted', r.size);
+        for (const { r, status, reason } of outcomes) {
+          tallies[status].add(r.size);
+          listing.progress.done(status, r.size);
+          if (status === 'deleted') {
             if (options.onDelete) options.onDelete({ key: r.key, size: r.size });
             continue;
           }
-          failed.add(r.size);
-          listing.progress.done('failed', r.size);
-          const f = { key: r.key, status: 'failed', reason };
+          const f = { key: r.key, status, reason };
           if (failures.length < MAX_NAMED) failures.push(f);
           if (journal) journal.failed(f);
-          if (options.onDelete) options.onDelete({ key: r.key, size: r.size, error: reason });
+          if (options.onDelete) options.onDelete({ key: r.key, size: r.size, status, error: reason });
+          if (status !== 'failed') continue;
           const e = reasons.get(reason) || { reason, count: 0 };
           e.count++;
           reasons.set(reason, e);
@@ -148,10 +153,10 @@ async function rm(options = {}) {
   }
   const result = {
     source: listing.location.text, dryrun: Boolean(options.dryrun),
-    deleted: deleted.toJSON(), failed: failed.toJSON(),
+    ...totals(),
     failures, failureReasons: [...reasons.values()].sort((a, b) => b.count - a.count),
     complete, interrupted, journal: kept,
-    ok: failed.objects === 0 && !listing.noMatch,
+    ok: failed.objects === 0 && changed.objects === 0 && !listing.noMatch,
     stats: stats.toJSON(),
   };
   if (options.dryrun) result.planned = planned.toJSON();

@@ -12,6 +12,7 @@ const WRITE_HEADERS = [
   ['ContentEncoding', 'content-encoding'], ['ContentLanguage', 'content-language'], ['StorageClass', 'x-amz-storage-class'],
   ['ACL', 'x-amz-acl'], ['ServerSideEncryption', 'x-amz-server-side-encryption'],
   ['SSEKMSKeyId', 'x-amz-server-side-encryption-aws-kms-key-id'], ['Tagging', 'x-amz-tagging'], ['ContentMD5', 'content-md5'],
+  ['IfNoneMatch', 'if-none-match'],
 ];
 // Printable ASCII without runs of spaces: what SigV4 canonicalizes as we do (it collapses
 // runs of spaces; the SDK knows that and non-ASCII rules, the lean signer does not).
@@ -108,7 +109,7 @@ class LeanObjects {
   }
 
   async createMultipartUpload(p, signal) {
-    const res = await this.lean.request('POST', p.Key, [['uploads', '']], writeHeaders(p), { signal });
+    const res = await this.lean.request('POST', p.Key, [['uploads', '']], writeHeaders({ ...p, IfNoneMatch: undefined }), { signal });
     return { UploadId: xmlValue(res.body, 'UploadId', 'InitiateMultipartUploadResult') };
   }
 
@@ -125,7 +126,9 @@ class LeanObjects {
     let xml = '<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">';
     for (const part of p.MultipartUpload.Parts) xml += `<Part><ETag>${escapeXml(part.ETag)}</ETag><PartNumber>${part.PartNumber}</PartNumber></Part>`;
     const body = Buffer.from(xml + '</CompleteMultipartUpload>');
-    const res = await this.lean.request('POST', p.Key, [['uploadId', p.UploadId]], this._payer(p, { 'content-type': 'application/xml' }), { signal, body, payloadHash: sha256Hex(body) });
+    const h = this._payer(p, { 'content-type': 'application/xml' });
+    if (p.IfNoneMatch) h['if-none-match'] = p.IfNoneMatch;
+    const res = await this.lean.request('POST', p.Key, [['uploadId', p.UploadId]], checked(h), { signal, body, payloadHash: sha256Hex(body) });
     return { ETag: xmlValue(res.body, 'ETag', 'CompleteMultipartUploadResult') };
   }
 

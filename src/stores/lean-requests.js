@@ -17,6 +17,7 @@ const { fetchWithFile } = require('./file-io');
 function copyHeaders(p) {
   const h = { 'x-amz-copy-source': p.CopySource };
   if (p.CopySourceIfMatch) h['x-amz-copy-source-if-match'] = p.CopySourceIfMatch;
+  if (p.IfNoneMatch) h['if-none-match'] = p.IfNoneMatch;
   if (p.StorageClass) h['x-amz-storage-class'] = p.StorageClass;
   if (p.ACL) h['x-amz-acl'] = p.ACL;
   if (p.ServerSideEncryption) h['x-amz-server-side-encryption'] = p.ServerSideEncryption;
@@ -176,4 +177,4 @@ class LeanRequests {
   }
 }
 
-module.exports = { LeanRequests, FallBack };
+module.exports = { LeanRequests, FallBack, copyHeaders };

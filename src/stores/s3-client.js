@@ -34,6 +34,8 @@ function endpointFromEnv(env = process.env, profile) {
 const ANONYMOUS = async () => ({ accessKeyId: '', secretAccessKey: '' }); // fresh: the SDK marks it
 const unsigned = { sign: async (request) => request };
 
+const QUIET_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
 /**
  * @param {object} o endpointUrl, region, profile, forcePathStyle, maxSockets, credentials, maxAttempts
  */
@@ -50,6 +52,9 @@ function createS3Client(o = {}) {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: o.maxAttempts || 5,
+    // Without a logger of its own the SDK warns on the console when a streamed PutObject fails
+    // ("non-retryable streaming request"); s3blitz reports the failure itself, once.
+    logger: QUIET_LOGGER,
     requestHandler: new NodeHttpHandler({
       httpAgent: agents.http,
       httpsAgent: agents.https,

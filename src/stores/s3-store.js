@@ -10,7 +10,7 @@ const {
   DeleteObjectsCommand, ListPartsCommand, CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, ListObjectVersionsCommand,
 } = require('@aws-sdk/client-s3');
 const { createS3Client, endpointFromEnv } = require('./s3-client');
-const { describeS3Error, httpStatus, errorCode, isThrottle, Throttled } = require('./s3-errors');
+const { describeS3Error, httpStatus, errorCode, isThrottle, withConditionHint, CONDITION_HINTS, Throttled } = require('./s3-errors');
 const { FatalError, ObjectError } = require('../errors');
 const { DEFAULTS } = require('../options');
 
@@ -22,6 +22,14 @@ const { decodeUrlKey, PageError } = require('./list-parser');
 const { readFilePart, openFileSink } = require('./file-io');
 const { parseListObjectVersions } = require('./version-parser');
 const { leanTagging } = require('./lean-tagging');
+const { probeConditionalDeletes, probeConditionalWrite } = require('./conditional-probe');
+
+// A 412 of the lean path, shaped as the SDK's error for it.
+function preconditionFailed() {
+  return Object.assign(new Error('At least one of the preconditions you specified did not hold'), {
+    name: 'PreconditionFailed', Code: 'PreconditionFailed', $fault: 'client', $metadata: { httpStatusCode: 412 },
+  });
+}
 
 // The SDK has decoded XML entities already; %-escapes only where the answer says so.
 function decodeKey(k, url = true) {
@@ -143,6 +151,9 @@ class S3Store {
   // (a throttled object request goes back to its caller instead, where throttleToCaller).
   _fellBack(err, key) {
     if (!(err instanceof FallBack)) throw err;
+    // A failed precondition is the answer, whichever path asks: sending it again through the
+    // SDK (a file read and uploaded once more) would only be told the same.
+    if (err.status === 412) throw preconditionFailed();
     const throttled = err.status === 503 || err.status === 429;
     if (throttled && this.throttleToCaller && key !== undefined) {
       if (this.stats) this.stats.throttles++;
@@ -272,8 +283,8 @@ class S3Store {
   }
   putObject(params, signal) {
     // Only a buffered body with its MD5 takes the lean path; streams go to the SDK.
-    if (!Buffer.isBuffer(params.Body) || !params.ContentMD5) return this._send(PutObjectCommand, params, signal);
-    return this._leanOr('putObject', PutObjectCommand, params, signal);
+    const sent = !Buffer.isBuffer(params.Body) || !params.ContentMD5 ? this._send(PutObjectCommand, params, signal) : this._leanOr('putObject', PutObjectCommand, params, signal);
+    return unconditionalWrite(sent, params);
   }
   /**
    * A file's bytes as an object, or as one part of a multipart upload (params with UploadId
@@ -281,7 +292,12 @@ class S3Store {
    * position, length, expect). Resolves to {ETag, bytes}; a file that changes while it is read
    * throws FileChanged.
    */
-  async putObjectFromFile(params, file, signal) {
+  putObjectFromFile(params, file, signal) {
+    const sent = this._putObjectFromFile(params, file, signal);
+    return params.UploadId === undefined ? unconditionalWrite(sent, params) : sent; // a part is no write of the object
+  }
+
+  async _putObjectFromFile(params, file, signal) {
     if (this.leanObjects && !params.Bucket) {
       try {
         return await this.leanObjects.putFile({ RequestPayer: this.requestPayer, ...params }, file, signal);
@@ -325,7 +341,7 @@ class S3Store {
   createMultipartUpload(params, signal) { return this._leanOr('createMultipartUpload', CreateMultipartUploadCommand, params, signal); }
   uploadPart(params, signal) { return this._send(UploadPartCommand, params, signal); }
   uploadPartCopy(params, signal) { return this._leanOr('uploadPartCopy', UploadPartCopyCommand, params, signal); }
-  completeMultipartUpload(params, signal) { return this._leanOr('completeMultipartUpload', CompleteMultipartUploadCommand, params, signal); }
+  completeMultipartUpload(params, signal) { return unconditionalWrite(this._leanOr('completeMultipartUpload', CompleteMultipartUploadCommand, params, signal), params); }
   listMultipartUploads(params, signal) { return this._send(ListMultipartUploadsCommand, params, signal); }
 
   // A page of the multipart uploads in progress under a prefix, after a marker:
@@ -355,7 +371,9 @@ class S3Store {
 
   // CopyObject: the lean path (one signed PUT, no SDK middleware) unless the headers are
   // replaced; anything unusual goes to the SDK. The answer is the new object's ETag.
-  async copyObject(params, signal) {
+  copyObject(params, signal) { return unconditionalWrite(this._copyObject(params, signal), params); }
+
+  async _copyObject(params, signal) {
     const p = { Bucket: this.bucket, RequestPayer: this.requestPayer, ...params };
     if (this.lean && p.MetadataDirective !== 'REPLACE') {
       try {
@@ -388,37 +406,81 @@ class S3Store {
     return last;
   }
 
-  // Deletes up to 1000 keys in one request; the keys it could not delete, with S3's reasons.
+  // Deletes up to 1000 keys in one request (strings, or {key, etag}: only while its ETag is
+  // still the listed one); the keys it could not delete, with S3's reasons and codes.
   async deleteKeys(keys, signal) {
-    const errors = await this.deleteVersions(keys.map((Key) => ({ Key })), signal);
-    return errors.map(({ key, reason }) => ({ key, reason }));
+    const errors = await this.deleteVersions(keys.map((k) => (typeof k === 'string' ? { Key: k } : { Key: k.key, ETag: k.etag || undefined })), signal);
+    return errors.map(({ key, reason, code }) => ({ key, reason, code }));
   }
 
-  // Deletes up to 1000 versions ({Key, VersionId}; without VersionId, the key) in one
-  // request; those it could not delete, with S3's reasons. A key that an XML request body
-  // cannot carry as it is (control characters, U+FFFE, U+FFFF: XML 1.0 refuses most of them
-  // and turns CR into LF) is deleted by its own DeleteObject, which names it in the URL.
+  // Deletes up to 1000 versions ({Key, VersionId} or {Key, ETag}; without either, the key) in
+  // one request; those it could not delete, with S3's reasons and codes (PreconditionFailed:
+  // the key has another ETag now; NoSuchKey: gone, where an ETag was sent). A key that an XML
+  // request body cannot carry as it is (control characters, U+FFFE, U+FFFF: XML 1.0 refuses
+  // most of them and turns CR into LF) is deleted by its own DeleteObject, which names it in
+  // the URL (and its ETag in If-Match).
   async deleteVersions(versions, signal) {
     const inXml = [], alone = [];
     for (const v of versions) (XML_UNSAFE.test(v.Key) ? alone : inXml).push(v);
     const errors = [];
     if (inXml.length) {
       if (this.stats) this.stats.count('DELETE');
-      const Objects = inXml.map((v) => (v.VersionId === undefined ? { Key: v.Key } : { Key: v.Key, VersionId: v.VersionId }));
-      const out = await this._send(DeleteObjectsCommand, { Delete: { Objects, Quiet: true } }, signal);
-      for (const e of out.Errors || []) errors.push({ key: e.Key, versionId: e.VersionId, reason: `${e.Code} ${e.Message || ''}`.trim() });
+      const Objects = inXml.map((v) => (v.VersionId !== undefined ? { Key: v.Key, VersionId: v.VersionId } : v.ETag ? { Key: v.Key, ETag: v.ETag } : { Key: v.Key }));
+      // Sent without ETags (nor version ids): an AccessDenied may be a policy that requires them.
+      const bare = Objects.every((o) => o.ETag === undefined && o.VersionId === undefined);
+      const out = await this._send(DeleteObjectsCommand, { Delete: { Objects, Quiet: true } }, signal).catch((err) => { throw bare ? withConditionHint(err, 'delete') : err; });
+      const conditional = new Set(Objects.filter((o) => o.ETag !== undefined).map((o) => o.Key));
+      for (const e of out.Errors || []) {
+        const hint = e.Code === 'AccessDenied' && !conditional.has(e.Key) && e.VersionId === undefined ? `: ${CONDITION_HINTS.delete}` : '';
+        errors.push({ key: e.Key, versionId: e.VersionId, code: e.Code, reason: `${e.Code} ${e.Message || ''}`.trim() + hint });
+      }
     }
     for (const v of alone) {
       try {
         if (this.stats) this.stats.count('DELETE');
-        await this._send(DeleteObjectCommand, { Key: v.Key, VersionId: v.VersionId }, signal);
+        await this._send(DeleteObjectCommand, { Key: v.Key, VersionId: v.VersionId, IfMatch: v.VersionId === undefined ? v.ETag : undefined }, signal);
       } catch (err) {
-        if (httpStatus(err) === 404 && errorCode(err) !== 'NoSuchBucket') continue; // already gone
-        if (httpStatus(err) === undefined || isThrottle(err) || errorCode(err) === 'NoSuchBucket') throw err;
-        errors.push({ key: v.Key, versionId: v.VersionId, reason: describeS3Error(err, { bucket: this.bucket, key: v.Key }).message });
+        const status = httpStatus(err), code = errorCode(err);
+        const conditional = v.VersionId === undefined && Boolean(v.ETag);
+        if (status === 404 && code !== 'NoSuchBucket') { // already gone
+          if (conditional) errors.push({ key: v.Key, code: 'NoSuchKey', reason: 'NoSuchKey' });
+          continue;
+        }
+        if (conditional && (status === 412 || status === 409)) {
+          errors.push({ key: v.Key, code: status === 412 ? 'PreconditionFailed' : 'ConditionalRequestConflict', reason: `${code} (HTTP ${status})` });
+          continue;
+        }
+        if (status === undefined || isThrottle(err) || code === 'NoSuchBucket') throw err;
+        const described = v.VersionId === undefined && !v.ETag ? withConditionHint(err, 'delete') : err;
+        errors.push({ key: v.Key, versionId: v.VersionId, code, reason: describeS3Error(described, { bucket: this.bucket, key: v.Key }).message });
       }
     }
     return errors;
+  }
+
+  /**
+   * Whether this server honours the ETag of a conditional delete (DeleteObjects naming a key
+   * with its ETag), asked once per store: {supported: true|false|null (could not tell), detail}.
+   * A DeleteObjects of a random key that does not exist, with an ETag, is answered with an
+   * error by a server that checks it (NoSuchKey, or PreconditionFailed); one that reports it
+   * deleted either ignores ETags or takes a missing key as deleted (s3proxy), so a probe object
+   * of our own then settles it: a delete with a wrong ETag must fail. prefix: where the run may
+   * write and delete. Delete markers and versions the probe leaves are removed by version id.
+   */
+  conditionalDeletes({ prefix = '', signal } = {}) {
+    if (!this.deleteProbe) this.deleteProbe = probeConditionalDeletes(this, prefix, signal);
+    return this.deleteProbe;
+  }
+
+  /**
+   * Whether this server honours If-None-Match: * on one request type ('put', 'copy',
+   * 'complete'), measured once per store on a probe object of our own (conditional-probe.js):
+   * {honoured: true | false | null (could not tell), detail}.
+   */
+  conditionalWrites(type, { prefix = '', signal } = {}) {
+    this.writeProbes ??= new Map();
+    if (!this.writeProbes.has(type)) this.writeProbes.set(type, probeConditionalWrite(this, type, prefix, signal));
+    return this.writeProbes.get(type);
   }
 
   // Deletes one key without a version: a delete marker where versioning is on.
@@ -480,6 +542,12 @@ class S3Store {
     this.client.destroy();
     if (this.lean) this.lean.destroy();
   }
+}
+
+// A write sent without If-None-Match: an AccessDenied says what a policy requiring it wants.
+function unconditionalWrite(promise, params) {
+  if (params.IfNoneMatch) return promise;
+  return promise.catch((err) => { throw withConditionHint(err, 'write'); });
 }
 
 // Which request a page answered, for an error a user can act on.

@@ -12,7 +12,8 @@ const { pickTransfer } = require('.');
 const { AdaptiveLimit } = require('./adaptive-limit');
 const { serverCopy } = require('./server-copy');
 const { streamCopy } = require('./stream-copy');
-const { UsageError } = require('../errors');
+const { UsageError, SafetyError } = require('../errors');
+const { WriteGuard } = require('./no-overwrite');
 
 const MAX_NAMED = 10000; // problems kept in the result; every one also goes to onObject
 const MAX_PREFIXES = 10000; // target prefixes paced on their own; the rest share one
@@ -58,10 +59,12 @@ class Copier {
   /**
    * @param o {src, dst, w, co (copyOptions), sameConnection, dryrun, signal (abort requests),
    *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency, log (notices, each once),
-   *   onCreating and onTempDir (a journaled run's records before a multipart upload or a temp file)}
+   *   onCreating and onTempDir (a journaled run's records before a multipart upload or a temp file),
+   *   targetPrefix (where --no-overwrite's probe objects may go)}
    */
   constructor(o) {
     Object.assign(this, o);
+    if (o.w && o.w.noOverwrite && o.dst.type !== 's3') throw new UsageError('--no-overwrite applies to S3 targets (If-None-Match), not to a folder');
     this.transfer = pickTransfer(o.src, o.dst, o.sameConnection);
     // Part buffers of uploads and copies through this machine, shared by every object: memory
     // stays at --part-concurrency parts whatever the sizes and number of large objects.
@@ -96,6 +99,8 @@ class Copier {
     this.noticed = new Set();
     // Each notice once per run (tag: what makes two notices the same).
     this.notice = (message, tag = message) => { if (!this.noticed.has(tag)) { this.noticed.add(tag); if (o.log) o.log(message); } };
+    // --no-overwrite: request types are probed for If-None-Match before they write (no-overwrite.js).
+    this.guard = o.w && o.w.noOverwrite && !o.dryrun ? new WriteGuard({ dst: o.dst, prefix: o.targetPrefix, signal: o.signal, notice: this.notice }) : null;
   }
 
   // Counts and failures carried over from an earlier run of the same command.
@@ -232,24 +237,35 @@ class Copier {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
       largeCopyThreshold: this.co.largeCopyThreshold, keepPartLayout: this.co.keepPartLayout, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating, onTempDir: this.onTempDir,
-      notice: this.notice, memory: this.memory,
+      notice: this.notice, memory: this.memory, guard: this.guard,
     };
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
       try {
-        const outcome = await (job.transfer || this.transfer)(job);
+        const base = job.transfer || this.transfer;
+        const outcome = await (this.guard ? await this.guard.route(job, base) : base)(job);
         if (prefix) prefix.succeeded(Date.now() - started);
         return outcome;
       } catch (err) {
         // Cut short by the run's end: not an outcome; a resumed run will copy it.
         if (this.signal.aborted) return null;
-        if (isFatalForRun(err)) throw err;
+        if (isFatalForRun(err) || err instanceof SafetyError) throw err;
         // Pushed back by the store: sent again later, when its prefix has room (see _start).
         if (isThrottle(err)) {
           if (prefix && err instanceof Throttled) prefix.throttled();
           return { status: 'throttled', reason: errorCode(err) };
         }
-        const outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey });
+        const outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey, noOverwrite: Boolean(this.w && this.w.noOverwrite) });
+        // --no-overwrite: a 412 is the target's If-None-Match or the source's pin, a 409 a write
+        // of someone else's under way; the target itself says which (a 409 is tried once more).
+        if (this.guard && (httpStatus(err) === 412 || httpStatus(err) === 409)) {
+          const there = await this.dst.stat(targetKey, this.signal).catch(() => undefined);
+          if (there) return { status: 'skipped', reason: 'exists (--no-overwrite)' };
+          if (httpStatus(err) === 409) {
+            if (attempt === 0) continue;
+            return { status: 'failed', reason: `a conflicting write to the target key was under way, twice (HTTP 409 ${errorCode(err)})` };
+          }
+        }
         // Changed since listed: copy the new version once, never a mix of the two.
         if (outcome.status === 'changed' && attempt === 0) {
           const fresh = await this.currentVersion(item);

@@ -7,6 +7,7 @@
 const crypto = require('crypto');
 const { partRanges } = require('./part-layout');
 const { runParts } = require('./parallel-parts');
+const { noOverwriteParams } = require('./write-options');
 
 const md5 = (buf) => crypto.createHash('md5').update(buf).digest('base64');
 
@@ -43,7 +44,7 @@ async function multipartUpload(job, size, params, partSize, sendPart, beforeComp
     });
     if (beforeComplete) await beforeComplete();
     stats.count('POST');
-    await dst.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: parts }, RequestPayer }, signal);
+    await dst.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: parts }, RequestPayer, ...noOverwriteParams(job.w) }, signal);
     return size;
   } catch (err) {
     // Best effort: its failure is not the object's failure; the journal (onUpload) knows

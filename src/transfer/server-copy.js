@@ -5,7 +5,7 @@
 const pLimit = require('p-limit');
 const { copySource } = require('./copy-source');
 const { DEFAULTS } = require('../options');
-const { mergedHeaders, commonWriteParams } = require('./write-options');
+const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
 const { ObjectError } = require('../errors');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
@@ -68,6 +68,7 @@ async function copySmall(job) {
     CopySource: copySource(src.bucket, item.Key, item.VersionId),
     CopySourceIfMatch: item.ETag || undefined,
     ...commonWriteParams(w, item.StorageClass),
+    ...noOverwriteParams(w),
   };
   if (w.replace) {
     const head = await headSource(job);
@@ -99,7 +100,8 @@ async function copyMultipart(job) {
   const { head, part } = mp ? await headMultipartSource(job) : { head: await headSource(job), part: null };
   const layout = !job.partSize && part ? sourceLayout(item, part) : null;
   // A layout that cannot be learnt cannot be kept: one CopyObject is then the cheapest copy.
-  if (mp && !layout && !job.partSize && item.Size <= MAX_SINGLE_COPY) return copySmall(job);
+  // (With --no-overwrite, only where the server honours If-None-Match on CopyObject.)
+  if (mp && !layout && !job.partSize && item.Size <= MAX_SINGLE_COPY && (!job.guard || await job.guard.ok('copy'))) return copySmall(job);
   const partSize = layout || choosePartSize(item.Size, job.partSize);
   const tagging = await sourceTagging(job, head);
   const headers = mergedHeaders(head, w);
@@ -126,7 +128,7 @@ async function copyMultipart(job) {
       return { ETag: out.CopyPartResult.ETag, PartNumber: i + 1 };
     })));
     stats.count('POST');
-    const done = await dst.completeMultipartUpload({ Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, RequestPayer: w.RequestPayer }, signal);
+    const done = await dst.completeMultipartUpload({ Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, RequestPayer: w.RequestPayer, ...noOverwriteParams(w) }, signal);
     if (!done.ETag) throw new ObjectError('failed', 'CompleteMultipartUpload answered without an ETag');
     return { status: 'copied', bytes: item.Size, etag: done.ETag, parts: parts.length };
   } catch (err) {

@@ -6,13 +6,15 @@
 // multipart upload whose parts are ranged GETs, each buffered so a failed UploadPart can
 // be retried: the parts in flight share the run's buffer budget (multipart-upload.js).
 const { addAbortSignal } = require('stream');
-const { mergedHeaders, commonWriteParams } = require('./write-options');
+const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
 const { choosePartSize, TRANSFER_PART } = require('./part-layout');
 const { multipartUpload, md5 } = require('./multipart-upload');
 const { getSource, consumeBody } = require('./source-get');
 
 async function streamCopy(job) {
-  const bytes = job.item.Size > job.largeCopyThreshold ? await copyParts(job) : await copyWhole(job);
+  // split ('whole' or 'parts'): how --no-overwrite's request type wants it (no-overwrite.js).
+  const parts = job.split ? job.split === 'parts' : job.item.Size > job.largeCopyThreshold;
+  const bytes = parts ? await copyParts(job) : await copyWhole(job);
   return { status: 'copied', bytes };
 }
 
@@ -49,7 +51,7 @@ async function copyWhole(job) {
     body.once('error', (err) => ac.abort(err));
     const params = await writeParams(job, out);
     job.stats.count('PUT');
-    await job.dst.putObject({ ...params, Key: job.key, Body: body, ContentLength: out.ContentLength }, ac.signal);
+    await job.dst.putObject({ ...params, ...noOverwriteParams(job.w), Key: job.key, Body: body, ContentLength: out.ContentLength }, ac.signal);
     job.stats.bytes += out.ContentLength;
     return out.ContentLength;
   } catch (err) {

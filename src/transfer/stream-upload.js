@@ -5,28 +5,38 @@
 // (partConcurrency + 1) parts whatever the length; every part carries its MD5; a failed or
 // cancelled upload is aborted, so no part is left behind.
 const { md5 } = require('./multipart-upload');
-const { mergedHeaders, commonWriteParams } = require('./write-options');
+const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
 const { contentTypeFor } = require('./upload');
 const { MiB, MAX_PARTS } = require('./part-layout');
-const { FatalError } = require('../errors');
+const { FatalError, SafetyError } = require('../errors');
 
 const STREAM_PART = 8 * MiB; // at 10,000 parts: objects up to 78 GiB (--part-size for more)
 
 /**
- * @param o {store (S3Store), key, stream, w (write options), partSize, partConcurrency, signal, stats}
+ * @param o {store (S3Store), key, stream, w (write options), partSize, partConcurrency, signal, stats,
+ *   guard (a WriteGuard with --no-overwrite: which request types honour If-None-Match)}
  * @returns {bytes, parts, etag}
  */
-async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART, partConcurrency = 4, signal, stats }) {
+async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART, partConcurrency = 4, signal, stats, guard }) {
   const params = { ...mergedHeaders(null, w), ContentType: w.ContentType || contentTypeFor(key), ...commonWriteParams(w), Tagging: w.Tagging };
   const parts = partsOf(stream, partSize);
-  const first = await parts.next();
+  let first = await parts.next();
   const second = first.done ? first : await parts.next();
-  if (second.done) {
+  // With --no-overwrite, one PutObject only where the server honours If-None-Match on it, else
+  // a multipart upload completed with it; a stream that neither can take is refused unwritten.
+  const single = second.done && (!guard || await guard.ok('put'));
+  if (single) {
     const body = first.done ? Buffer.alloc(0) : first.value;
     if (stats) stats.count('PUT');
-    const out = await store.putObject({ ...params, Key: key, Body: body, ContentLength: body.length, ContentMD5: md5(body) }, signal);
+    const out = await store.putObject({ ...params, ...noOverwriteParams(w), Key: key, Body: body, ContentLength: body.length, ContentMD5: md5(body) }, signal);
     return { bytes: body.length, parts: 0, etag: out && out.ETag };
   }
+  if (guard && !(await guard.ok('complete'))) {
+    throw new SafetyError(second.done
+      ? 'the server does not honour If-None-Match on PutObject or CompleteMultipartUpload: --no-overwrite cannot keep the target safe there, nothing was written'
+      : `the server ignores If-None-Match on CompleteMultipartUpload: a stream longer than one part (--part-size ${partSize} bytes) cannot be written with --no-overwrite; nothing was written`);
+  }
+  if (first.done) first = { done: false, value: Buffer.alloc(0) }; // an empty stream as one empty part
   if (stats) stats.count('POST');
   const { UploadId } = await store.createMultipartUpload({ ...params, Key: key }, signal);
   const done = [];
@@ -55,7 +65,7 @@ async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART
     if (failure) throw failure;
     done.sort((a, b) => a.PartNumber - b.PartNumber);
     if (stats) stats.count('POST');
-    const out = await store.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: done } }, signal);
+    const out = await store.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: done }, ...noOverwriteParams(w) }, signal);
     return { bytes, parts: n, etag: out && out.ETag };
   } catch (err) {
     await Promise.allSettled(inflight);

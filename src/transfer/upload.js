@@ -6,7 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const { localPath } = require('../stores/local-paths');
-const { mergedHeaders, commonWriteParams } = require('./write-options');
+const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
 const { multipartUpload } = require('./multipart-upload');
 const { choosePartSize, TRANSFER_PART } = require('./part-layout');
 const { FileChanged } = require('../stores/file-io');
@@ -53,7 +53,9 @@ async function upload(job) {
     Tagging: w.Tagging,
   };
   try {
-    const bytes = item.Size > job.largeCopyThreshold ? await putParts(job, file, params) : await putWhole(job, file, params);
+    // split ('whole' or 'parts'): how --no-overwrite's request type wants it (no-overwrite.js).
+    const parts = job.split ? job.split === 'parts' : item.Size > job.largeCopyThreshold;
+    const bytes = parts ? await putParts(job, file, params) : await putWhole(job, file, params);
     return { status: 'copied', bytes };
   } catch (err) {
     if (err.code === 'ENOENT') throw new ObjectError('vanished', 'deleted since it was listed');
@@ -66,7 +68,8 @@ async function upload(job) {
 // threshold since it was listed is not read whole: as changed, it is listed once more.
 async function putWhole(job, file, params) {
   job.stats.count('PUT');
-  const out = await job.dst.putObjectFromFile({ ...params, Key: job.key }, { path: file, maxLength: job.largeCopyThreshold }, job.signal);
+  const maxLength = job.split === 'whole' ? undefined : job.largeCopyThreshold;
+  const out = await job.dst.putObjectFromFile({ ...params, ...noOverwriteParams(job.w), Key: job.key }, { path: file, maxLength }, job.signal);
   job.stats.bytes += out.bytes;
   return out.bytes;
 }

@@ -56,6 +56,7 @@ function normalizeWriteOptions(o = {}) {
     if (!w.ServerSideEncryption) w.ServerSideEncryption = 'aws:kms';
     w.SSEKMSKeyId = o.sseKmsKeyId;
   }
+  if (o.noOverwrite) w.noOverwrite = true;
   if (o.requestPayer !== undefined) {
     if (o.requestPayer !== 'requester') throw new UsageError('--request-payer must be "requester"');
     w.RequestPayer = 'requester';
@@ -95,4 +96,10 @@ function commonWriteParams(w, sourceStorageClass) {
   return p;
 }
 
-module.exports = { normalizeWriteOptions, mergedHeaders, commonWriteParams, CONTENT_FIELDS, STORAGE_CLASSES };
+// The condition of a write that creates an object (PutObject, CopyObject,
+// CompleteMultipartUpload): with --no-overwrite, only where no object has the key.
+function noOverwriteParams(w) {
+  return w && w.noOverwrite ? { IfNoneMatch: '*' } : {};
+}
+
+module.exports = { normalizeWriteOptions, mergedHeaders, commonWriteParams, noOverwriteParams, CONTENT_FIELDS, STORAGE_CLASSES };

@@ -8,8 +8,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {
-  S3Client, CreateBucketCommand, PutObjectCommand, DeleteObjectCommand, ListObjectsV2Command,
+  S3Client, CreateBucketCommand, PutObjectCommand, DeleteObjectCommand, ListObjectsV2Command, GetObjectCommand,
 } = require('@aws-sdk/client-s3');
+const crypto = require('crypto');
+const { startFaultProxy } = require('./fault-proxy');
 const { startServer } = require('./servers');
 const { runCli, putMultipart } = require('./s3env');
 const { adversarialKeys, prng } = require('./keysets');
@@ -344,6 +346,84 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
         }
       });
     }
+
+    // Conditional requests, as each server answers them (README's compatibility table): a key
+    // rewritten between the listing and its delete is never deleted where the server honours
+    // conditional deletes, and the lack of support is said where it does not; --no-overwrite
+    // never replaces a key that exists, whichever request types the server ignores it on.
+    test('rm of a key rewritten after its listing: kept (changed), or the server\'s lack of conditional deletes said; --require-conditional refuses there', async () => {
+      const b = await bucket('cond-rm');
+      const r = prng(seed + 27);
+      const keys = Array.from({ length: 20 }, (_, i) => `c/${r.int(1e6)}-${i}.txt`);
+      await putAll(client, b, keys.map((key) => ({ key, body: Buffer.from(`v1 ${key}`) })));
+      const victim = keys[r.int(keys.length)];
+      const proxy = await startFaultProxy({ target: conn.endpoint });
+      let fired = false;
+      proxy.onRequest((info) => {
+        if (fired || info.bucket !== b || !(info.method === 'POST' || info.method === 'DELETE')) return undefined;
+        fired = true; // before the first delete request (the probe's): the listing is done
+        return client.send(new PutObjectCommand({ Bucket: b, Key: victim, Body: Buffer.from('v2, rewritten meanwhile') }));
+      });
+      try {
+        const required = await cli(conn, ['rm', `s3://${b}/c/`, '--require-conditional', '--json', '--no-journal'], { AWS_ENDPOINT_URL: proxy.endpoint });
+        const left = (await sequentialList(client, b)).map((o) => o.Key);
+        if (required.code === 4) {
+          // Refused before any delete: everything is there, and the line says why.
+          expect(oneLine(required.stderr)).toMatch(/does not honour conditional deletes|could not tell whether the server honours conditional deletes/);
+          expect(left.sort(byUtf8)).toEqual([...keys].sort(byUtf8));
+          const plain = await cli(conn, ['rm', `s3://${b}/c/`, '--json', '--no-journal']);
+          expect(plain.code).toBe(0);
+          expect(plain.stderr).toMatch(/conditional deletes.*--require-conditional refuses instead/);
+          log(name, `conditional deletes: not honoured: ${oneLine(required.stderr)}`);
+        } else {
+          expect(required.code).toBe(1);
+          const out = JSON.parse(required.stdout);
+          expect([out.deleted.objects, out.changed.objects]).toEqual([keys.length - 1, 1]);
+          expect(left).toEqual([victim]);
+          const got = await client.send(new GetObjectCommand({ Bucket: b, Key: victim }));
+          expect(Buffer.from(await got.Body.transformToByteArray()).toString()).toBe('v2, rewritten meanwhile');
+          log(name, 'conditional deletes: honoured (the rewritten key was kept)');
+        }
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    test('--no-overwrite never replaces an existing key: cp (small and multipart), sync and an upload', async () => {
+      const from = await bucket('cond-src');
+      const to = await bucket('cond-dst');
+      const r = prng(seed + 28);
+      const keys = Array.from({ length: 12 }, (_, i) => `n/${r.int(1e6)}-${i}.bin`);
+      await putAll(client, from, keys.map((key) => ({ key, body: crypto.randomBytes(100 + r.int(1000)) })));
+      await putMultipart(from, 'n/zz-large', [5 * MiB, 1 * MiB], { client });
+      const existing = [keys[2], keys[7], 'n/zz-large'];
+      const theirs = Buffer.from('theirs: must stay');
+      await putAll(client, to, existing.map((key) => ({ key, body: theirs })));
+      const body = async (b, key) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: b, Key: key }))).Body.transformToByteArray()).toString();
+      const res = await cli(conn, ['cp', `s3://${from}/n/`, `s3://${to}/n/`, '--no-overwrite', '--large-copy-threshold', '5MiB', '--json', '--no-journal']);
+      log(name, `cp --no-overwrite: exit ${res.code}; ${res.stderr.trim().split('\n').filter((l) => !/^s3blitz: skipped/.test(l)).join(' | ')}`);
+      if (res.code === 4) {
+        // Refused: nothing written, the line names what the server ignores.
+        expect(oneLine(res.stderr)).toMatch(/does not honour If-None-Match/);
+        expect((await sequentialList(client, to)).map((o) => o.Key).sort(byUtf8)).toEqual([...existing].sort(byUtf8));
+      } else {
+        expect(res.code).toBe(0);
+        const out = JSON.parse(res.stdout);
+        expect([out.copied.objects, out.skipped.objects, out.failed.objects]).toEqual([keys.length + 1 - existing.length, existing.length, 0]);
+        expect((await sequentialList(client, to)).map((o) => o.Key).sort(byUtf8)).toEqual([...keys, 'n/zz-large'].sort(byUtf8));
+      }
+      for (const key of existing) expect(await body(to, key)).toBe(theirs.toString());
+      const sy = await cli(conn, ['sync', `s3://${from}/n/`, `s3://${to}/n/`, '--no-overwrite', '--json', '--no-journal']);
+      expect([0, 4]).toContain(sy.code);
+      for (const key of existing) expect(await body(to, key)).toBe(theirs.toString());
+      const dir = path.join(tmp, 'cond-up');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'mine.txt'), 'mine');
+      await putAll(client, to, [{ key: 'up/mine.txt', body: theirs }]);
+      const up = await cli(conn, ['cp', dir, `s3://${to}/up/`, '--no-overwrite', '--json', '--no-journal']);
+      expect([0, 4]).toContain(up.code);
+      expect(await body(to, 'up/mine.txt')).toBe(theirs.toString());
+    });
 
     if (extra) extra({ cli: (args, env) => cli(conn, args, env), bucket, putAll: (b, items) => putAll(client, b, items) });
 

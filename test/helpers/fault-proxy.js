@@ -17,17 +17,18 @@
 //
 // Refused keys (refuseKey / refuse.keys) answer 403 AccessDenied (or the configured
 // status and code) for every request that names the key, in its path or in
-// x-amz-copy-source, forever, and are never forwarded.
+// x-amz-copy-source, forever, and are never forwarded; refuseRequest(info) refuses any
+// request it returns true for (a bucket's list requests after the first N, say).
+//
+// onRequest listeners see every request before it is answered; one that returns a promise
+// holds the request until the promise settles (to change the bucket between two requests of
+// a run: rewrite an object before the delete that follows its listing is forwarded).
 //
 // The Host header is forwarded unchanged: the client signs SigV4 for the proxy's host,
 // and the server checks the signature against the Host header it receives.
 //
 // Every request that is not refused takes exactly one PRNG draw, in arrival order, so
 // the number of each fault among the first N requests depends on the seed alone.
-//
-// An onRequest listener that returns a promise holds its request: nothing is answered or
-// forwarded until the promise settles (a test can keep downloads in flight, then kill the
-// client). A request whose client went away meanwhile is dropped.
 //
 // Transient faults can be capped per SDK invocation (maxFaultsPerInvocation, keyed by
 // the amz-sdk-invocation-id header the AWS SDK repeats on every retry): with a cap
@@ -115,13 +116,12 @@ function checkRates(rates) {
  * @param o.slowMs         delay of a slow response (default 300)
  * @param o.refuseKey      (key, req) => boolean: refuse every request naming this key
  * @param o.refuse         {keys: [...], status: 403 (default) or 500..., code: 'AccessDenied' (default)}
+ * @param o.refuseRequest  (info) => boolean: refuse this request (info as onRequest's), with refuse's status and code
  * @param o.faultTypes     request types (of TYPES) the rates apply to (default: all)
  * @param o.seed           PRNG seed (default 1)
  * @param o.maxFaultsPerInvocation  cap on slowDown/internalError/reset/truncate per SDK
  *                         invocation (amz-sdk-invocation-id); default unlimited
- * @returns Promise<{endpoint, port, stats(), setRates(rates), onRequest(cb), close()}>;
- *   onRequest(cb): cb(info) for every request, before it is answered; a promise it returns
- *   holds the request until it settles. Returns a function that removes cb.
+ * @returns Promise<{endpoint, port, stats(), setRates(rates), onRequest(cb), close()}>
  */
 async function startFaultProxy(o = {}) {
   if (!o.target) throw new Error('fault-proxy: target is required');
@@ -138,6 +138,7 @@ async function startFaultProxy(o = {}) {
   const refuseStatus = (o.refuse && o.refuse.status) || 403;
   const refuseCode = (o.refuse && o.refuse.code) || (refuseStatus === 403 ? 'AccessDenied' : 'InternalError');
   const refused = (key, req) => key !== undefined && (refuseKeys.has(key) || Boolean(o.refuseKey && o.refuseKey(key, req)));
+  const refusedRequest = (info) => Boolean(o.refuseRequest && o.refuseRequest(info));
 
   const counters = {
     requests: 0,
@@ -246,7 +247,7 @@ async function startFaultProxy(o = {}) {
       copySource: copySrc, headers: req.headers };
 
     let fault = null;
-    if (refused(parsed.key, req) || (copySrc && refused(copySrc.key, req))) {
+    if (refused(parsed.key, req) || (copySrc && refused(copySrc.key, req)) || refusedRequest(info)) {
       fault = 'refused';
     } else {
       fault = faultTypes && !faultTypes.has(type) ? null : draw();
@@ -261,20 +262,23 @@ async function startFaultProxy(o = {}) {
       }
     }
     info.fault = fault;
-    const holds = [];
+    const held = [];
     for (const cb of listeners) {
       try {
         const r = cb(info);
-        if (r && typeof r.then === 'function') holds.push(r);
+        if (r && typeof r.then === 'function') held.push(r);
       } catch { /* a listener's bug must not break the proxy */ }
     }
-    if (!holds.length) return act(req, res, fault);
-    const go = () => { if (!res.destroyed && !req.socket.destroyed) act(req, res, fault); };
-    Promise.all(holds).then(go, go);
-    return undefined;
+    if (held.length) {
+      // The request body waits in the socket meanwhile (paused), then goes on as it would have.
+      req.pause();
+      Promise.allSettled(held).then(() => { if (!res.destroyed && !req.socket.destroyed) answer(fault, req, res); });
+      return undefined;
+    }
+    return answer(fault, req, res);
   };
 
-  const act = (req, res, fault) => {
+  const answer = (fault, req, res) => {
     switch (fault) {
       case 'refused':
         counters.injected.refused++;

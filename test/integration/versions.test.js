@@ -246,7 +246,8 @@ test('rm --all-versions: refused past --max-delete, a dry run, then the bucket i
   const rb = await runCli(['rb', `s3://${b}`, '--force']);
   expect(rb.code).toBe(3);
   expect(rb.stderr).toMatch(/--all-versions/);
-  expect(rb.stderr.trim().split('\n')).toHaveLength(1);
+  // One line, beside the one that says MinIO ignores the ETags of conditional deletes.
+  expect(rb.stderr.trim().split('\n').filter((l) => !/does not honour conditional deletes/.test(l))).toHaveLength(1);
   const gone = await runCli(['rb', `s3://${b}`, '--force', '--all-versions']);
   expect(gone.stderr).toBe('');
   expect(gone.code).toBe(0);

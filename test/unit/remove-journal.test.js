@@ -11,9 +11,13 @@ const { Journal } = require('../../src/journal/journal');
 const { compareKeys } = require('../../src/keys/order');
 
 class MemStore {
-  constructor(keys, { fail = new Set() } = {}) {
+  // pairUp: a full batch waits for a second request to be in flight (so concurrency shows
+  // however the spool's reads fall between them).
+  constructor(keys, { fail = new Set(), pairUp = false } = {}) {
     this.keys = [...keys].sort(compareKeys);
     this.fail = fail;
+    this.pairUp = pairUp;
+    this.waiting = null;
     this.listsInOneWalk = true;
     this.batches = [];
     this.inflight = 0;
@@ -30,6 +34,11 @@ class MemStore {
     this.batches.push(keys.length);
     this.inflight++;
     this.maxInflight = Math.max(this.maxInflight, this.inflight);
+    if (this.pairUp && this.waiting) {
+      this.waiting();
+      this.waiting = null;
+      await new Promise((r) => setImmediate(r)); // the first one answers first
+    } else if (this.pairUp && keys.length === 1000) await new Promise((r) => { this.waiting = r; });
     await new Promise((r) => setImmediate(r));
     this.inflight--;
     const errors = keys.filter((k) => this.fail.has(k)).map((key) => ({ key, reason: 'AccessDenied Access Denied.' }));
@@ -45,7 +54,7 @@ beforeAll(() => { state = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-rm-'));
 afterAll(() => fs.rmSync(state, { recursive: true, force: true }));
 
 test('2,500 keys: batches of 1000, two requests at once, every failed key named with its reason', async () => {
-  const store = new MemStore(keys(2500), { fail: new Set(['k/00007', 'k/01500', 'k/02499']) });
+  const store = new MemStore(keys(2500), { fail: new Set(['k/00007', 'k/01500', 'k/02499']), pairUp: true });
   const events = [];
   const r = await rm({ store, deleteConcurrency: 2, journal: false, onDelete: (e) => events.push(e) });
   expect(store.batches).toEqual([1000, 1000, 500]);
