@@ -214,6 +214,19 @@ describe('one key', () => {
     }
   });
 
+  test('head --version-id V and head --as-of T: that version\'s size, ETag and version id', async () => {
+    const { HeadObjectCommand } = require('@aws-sdk/client-s3');
+    for (const [k, flags, versionId] of [[picks.changed, ['--version-id', picks.oldest(picks.changed).VersionId], picks.oldest(picks.changed).VersionId],
+      [picks.deleted, ['--as-of', iso], refByKey.get(picks.deleted).VersionId]]) {
+      const want = await s3client().send(new HeadObjectCommand({ Bucket: bucket, Key: k, VersionId: versionId }));
+      const { code, stdout, stderr } = await runCli(['head', `s3://${bucket}/${k}`, ...flags]);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const got = JSON.parse(stdout);
+      expect([got.ContentLength, got.ETag, got.VersionId]).toEqual([want.ContentLength, want.ETag, versionId]);
+    }
+  });
+
   test('cp s3://b/k ./file --as-of T: the bytes of T, also for a key deleted since', async () => {
     for (const k of [picks.changed, picks.deleted]) {
       const file = path.join(tmp, `asof-${md5(k)}.bin`);
