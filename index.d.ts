@@ -152,7 +152,7 @@ export interface SourceOptions extends ConnectionOptions {
   allVersions?: boolean;
   /** The source as it was then (ISO-8601 with a zone, or a date). */
   asOf?: string | Date;
-  /** cp of one key: that version. */
+  /** cp of one key (to a bucket, a file or stdout): that version. */
   versionId?: string;
   /** One HeadObject per object: items carry its metadata. */
   withMetadata?: boolean;
@@ -504,6 +504,10 @@ export interface CatOptions extends ConnectionOptions {
   source: string;
   /** "0-99", "100-", "-500" or "bytes=0-99". */
   range?: string;
+  /** That version of the object. */
+  versionId?: string;
+  /** The object as it was then: its newest version at or before it (ISO-8601 with a zone, a date, a Date or ms). */
+  asOf?: string | Date | number;
   signal?: AbortSignal;
 }
 
@@ -513,11 +517,17 @@ export interface CatResult {
   contentRange?: string;
   contentType?: string;
   etag?: string;
+  /** The version read (where the store has versions). */
+  versionId?: string;
 }
 
 export interface HeadOptions extends ConnectionOptions {
   source: string;
   tags?: boolean;
+  /** That version of the object. */
+  versionId?: string;
+  /** The object as it was then: its newest version at or before it. */
+  asOf?: string | Date | number;
   signal?: AbortSignal;
 }
 

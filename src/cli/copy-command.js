@@ -91,7 +91,7 @@ function registerCopy(program) {
     .description('copy objects between buckets, folders and endpoints, in parallel')
     .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
     .argument('[target]', 's3://bucket/prefix or a local folder');
-  outputOptions(concurrencyOptions(writeOptions(targetOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(cmd))), { prefix: 'filter-' })))))
+  outputOptions(concurrencyOptions(writeOptions(targetOptions(metadataOptions(versionOptions(sourceOptions(connectionOptions(cmd)), { oneVersion: true }), { prefix: 'filter-' })))))
     .option('--version-id <id>', 'copy this version of the one key the source names (s3://bucket/key)')
     .option('--dryrun', 'list what would be copied, with sizes and totals; change nothing')
     .option('--dry-run', 'same as --dryrun')
@@ -134,9 +134,15 @@ async function streamCopy(source, target, opts, signal) {
   const { toStdout } = require('./object-commands');
   if (source === '-' && target === '-') throw new UsageError('cp - -: give an s3:// object on one side');
   if (target === '-') {
+    if (!/^(s3|https?):\/\//i.test(source || '')) throw new UsageError(`cp to stdout (-) reads one S3 object (s3://bucket/key), not ${JSON.stringify(source || '')}`);
+    // The object (or its version: --version-id, --as-of) as cat reads it.
     const o = libraryOptions(source, opts);
+    if (opts.versionId !== undefined) o.versionId = opts.versionId;
     if (opts.apiExample) return writeOut(apiExample('cat', o, { stream: true }));
     return toStdout(await lib.cat({ ...o, signal }));
+  }
+  for (const [flag, given] of [['--version-id', opts.versionId !== undefined], ['--as-of', opts.asOf !== undefined], ['--all-versions', opts.allVersions]]) {
+    if (given) throw new UsageError(`${flag} reads versions of an S3 source: stdin (-) has none`);
   }
   const o = copyLibraryOptions(undefined, target, opts);
   delete o.dryrun;

@@ -16,7 +16,8 @@ function buildProgram() {
     .version(pkg.version)
     .showSuggestionAfterError()
     .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(`s3blitz: ${str.replace(/^error: /, '').trim()}\n`) })
+    // One line, the suggestion ("(Did you mean --version?)") on it too.
+    .configureOutput({ outputError: (str, write) => write(`s3blitz: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*\(Did you mean/g, ' (did you mean').replace(/\s*\n\s*/g, ' ')}\n`) })
     .addHelpText('after', `
 Sources and targets: s3://bucket/key, s3://bucket/folder/, s3://bucket/logs/*/01/*
 (wildcards), https://bucket.s3.REGION.amazonaws.com/prefix, or a local file or folder;

@@ -96,10 +96,14 @@ version: js:({Key, VersionId, IsLatest, DeleteMarker, Size, LastModified}) => bo
     .description('write an object (or a byte range of it) to stdout')
     .argument('<object>', 's3://bucket/key')
     .option('--range <range>', 'bytes FIRST-LAST (0-99), FIRST- or -SUFFIX (the last SUFFIX bytes)')
-    .addHelpText('after', examples(['s3blitz cat s3://my-bucket/config.json', 's3blitz cat s3://my-bucket/big.log --range -1000', 's3blitz cat s3://my-bucket/data.bin --range 0-1023 | xxd | head']))
+    .option('--version-id <id>', 'that version of the object')
+    .option('--as-of <time>', 'the object as it was then: its newest version at or before it (ISO-8601 with a zone, or a date)')
+    .addHelpText('after', examples(['s3blitz cat s3://my-bucket/config.json', 's3blitz cat s3://my-bucket/big.log --range -1000', 's3blitz cat s3://my-bucket/data.bin --range 0-1023 | xxd | head',
+      's3blitz cat s3://my-bucket/config.json --version-id 3HL4kqtJlcpXroDTDmJ', 's3blitz cat s3://my-bucket/config.json --as-of 2024-06-01T12:00:00Z']))
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const o = libraryOptions(source, opts);
       if (opts.range !== undefined) o.range = opts.range;
+      if (opts.versionId !== undefined) o.versionId = opts.versionId;
       if (opts.apiExample) return writeOut(apiExample('cat', o, { stream: true }));
       return toStdout(await lib.cat({ ...o, signal }));
     }));
@@ -108,10 +112,14 @@ version: js:({Key, VersionId, IsLatest, DeleteMarker, Size, LastModified}) => bo
     .description('HeadObject as JSON: size, dates, ETag, content headers, metadata (and tags with --tags)')
     .argument('<object>', 's3://bucket/key')
     .option('--tags', 'also the object\'s tags (GetObjectTagging)')
-    .addHelpText('after', examples(['s3blitz head s3://my-bucket/report.csv', 's3blitz head s3://my-bucket/report.csv --tags | jq .Metadata']))
+    .option('--version-id <id>', 'that version of the object')
+    .option('--as-of <time>', 'the object as it was then: its newest version at or before it')
+    .addHelpText('after', examples(['s3blitz head s3://my-bucket/report.csv', 's3blitz head s3://my-bucket/report.csv --tags | jq .Metadata',
+      's3blitz head s3://my-bucket/report.csv --version-id 3HL4kqtJlcpXroDTDmJ']))
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const o = libraryOptions(source, opts);
       if (opts.tags) o.tags = true;
+      if (opts.versionId !== undefined) o.versionId = opts.versionId;
       if (opts.apiExample) return writeOut(apiExample('head', o));
       const r = await lib.head({ ...o, signal });
       await writeOut(JSON.stringify(r, null, 2) + '\n');

@@ -2,6 +2,7 @@
 // Options shared by commands, added in groups so every command spells them the same.
 // Defaults live in src/options.js (the help shows them from there): commander gets none,
 // so an option the user did not give is not passed to the library at all.
+const { Option } = require('commander');
 const { help } = require('../options');
 
 function connectionOptions(cmd) {
@@ -58,8 +59,11 @@ function reportOptions(cmd) {
 }
 
 // Versions of the source: every one (--all-versions), or the source at a moment (--as-of).
-function versionOptions(cmd, { all = true } = {}) {
+// --version-id (one version of one key) is cp's, cat's and head's own; the others know it only
+// to refuse it in one line that says what to use instead (run.js).
+function versionOptions(cmd, { all = true, oneVersion = false } = {}) {
   if (all) cmd.option('--all-versions', 'every version and delete marker (ListObjectVersions), in S3 order: key, then newest first');
+  if (!oneVersion) cmd.addOption(new Option('--version-id <id>').hideHelp());
   return cmd.option('--as-of <time>', 'the source as it was then: each key\'s newest version at or before it, nothing where a delete marker was newest (ISO-8601 with a zone, or a date)');
 }
 

@@ -98,6 +98,20 @@ function installSignals(hard, soft, graceful) {
   process.on('SIGTERM', handler);
 }
 
+// What only some commands take, refused in one line by the others: "-" (stdin, stdout) is
+// cp's; --version-id (one version of one key) is cp's, cat's and head's.
+const STDIO = new Set(['cp']);
+const ONE_VERSION = new Set(['cp', 'cat', 'head']);
+function refuseMisplaced(cmd, args, opts) {
+  const name = cmd.name();
+  if (!STDIO.has(name) && args.flat().includes('-')) {
+    throw new UsageError(`${name} takes buckets and folders: "-" (stdin or stdout) is for cp (cp - s3://bucket/key, cp s3://bucket/key -)`);
+  }
+  if (!ONE_VERSION.has(name) && opts.versionId !== undefined) {
+    throw new UsageError(`--version-id names one version of one key (cp, cat, head): ${name} reads a listing (--as-of gives the source as it was at a moment)`);
+  }
+}
+
 // Wraps a command action: signals, exit codes, one-line errors.
 function runAction(fn, { graceful = false } = {}) {
   return async (...args) => {
@@ -108,6 +122,7 @@ function runAction(fn, { graceful = false } = {}) {
     const soft = new AbortController();
     installSignals(hard, soft, graceful);
     try {
+      refuseMisplaced(cmd, args.slice(0, -2), opts);
       const code = await fn({ args: args.slice(0, -2), opts, cmd, signal: hard.signal, stopSignal: soft.signal });
       const reason = (soft.signal.aborted && soft.signal.reason) || (hard.signal.aborted && hard.signal.reason);
       process.exitCode = reason && reason.interrupted ? reason.exitCode : code || 0;

@@ -124,6 +124,7 @@ class Listing {
     const loc = this.location;
     if (loc.glob) return `${loc.text} matches no object`;
     const name = loc.prefix.slice(0, -1);
+    if (this.asOf !== null) return `${loc.text} names no object at ${new Date(this.asOf).toISOString()}, and nothing was under ${JSON.stringify(loc.prefix)} then`;
     return `${loc.text} names no object, and nothing is under ${JSON.stringify(loc.prefix)} (for keys that start with ${JSON.stringify(name)}, use a wildcard: ${JSON.stringify(`${name}*`)})`;
   }
 

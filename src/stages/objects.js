@@ -10,9 +10,11 @@ const { normalizeWriteOptions } = require('../transfer/write-options');
 const { uploadStream, STREAM_PART } = require('../transfer/stream-upload');
 const { parseSize } = require('../transfer/part-layout');
 const { positiveInt, DEFAULTS } = require('../options');
-const { UsageError, FatalError } = require('../errors');
+const { UsageError, FatalError, S3BlitzError } = require('../errors');
 const { rm } = require('./remove');
 const { WriteGuard } = require('../transfer/no-overwrite');
+const { parseAsOf } = require('../list/versions');
+const { findVersionAt, noObjectAt } = require('../list/version-at');
 
 // The one object an s3:// path names (no wildcard, not a folder).
 function objectAt(options, what, role = 'source') {
@@ -50,40 +52,74 @@ function parseRange(range) {
   return `bytes=${m[1]}`;
 }
 
+// The version of the object a read names: options.versionId, or the newest version at or
+// before options.asOf (ListObjectVersions of the key); undefined for the current object.
+// Every option that picks versions is checked here, where one object is read.
+async function versionToRead(options, store, key, text, stats) {
+  if (options.allVersions) throw new UsageError(`--all-versions reads every version: ${text} is read one version at a time (give --version-id or --as-of)`);
+  const t = parseAsOf(options.asOf);
+  const versionId = options.versionId === undefined || options.versionId === null ? undefined : String(options.versionId);
+  if (versionId !== undefined && t !== null) throw new UsageError('--version-id names one version: it cannot be combined with --as-of');
+  if (versionId === '') throw new UsageError('--version-id needs a version id');
+  if (t === null) return versionId;
+  if (typeof store.listVersionsPage !== 'function') throw new UsageError('--as-of needs an S3 source (a folder has no versions)');
+  const found = await findVersionAt(store, key, t, { signal: options.signal, stats });
+  if (found.item) return found.item.VersionId;
+  throw new FatalError(`${text}: ${noObjectAt(found, new Date(t).toISOString())}`);
+}
+
+// A missing version is named as such; a delete marker (405) too.
+function versionError(err, text, versionId) {
+  if (versionId === undefined) return null;
+  const code = errorCode(err), status = httpStatus(err);
+  if (status === 404 || code === 'NoSuchVersion' || code === 'NoSuchKey' || code === 'NotFound') return new FatalError(`${text}: version ${JSON.stringify(versionId)} was not found`, { cause: err });
+  if (status === 405 || code === 'MethodNotAllowed') return new FatalError(`${text}: version ${JSON.stringify(versionId)} is a delete marker: there is nothing to read`, { cause: err });
+  if (status === 400 && (code === 'InvalidArgument' || code === 'BadRequest' || !code)) return new FatalError(`${text}: ${JSON.stringify(versionId)} is not a version id of this object (the store answered 400)`, { cause: err });
+  return null;
+}
+
 /**
  * cat: the object's bytes. Resolves to {stream (a Readable), contentLength, contentRange,
- * contentType, etag}; the store is released when the stream ends or is destroyed.
- * Options: source (s3://bucket/key), range, connection options, signal.
+ * contentType, etag, versionId}; the store is released when the stream ends or is destroyed.
+ * Options: source (s3://bucket/key), range, versionId (that version) or asOf (the newest
+ * version at or before it), connection options, signal.
  */
 async function cat(options = {}) {
   const Range = parseRange(options.range);
   const { store, key, text, stats } = objectAt(options, 'cat');
+  let VersionId;
   try {
+    VersionId = await versionToRead(options, store, key, text, stats);
     stats.count('GET');
-    const out = await store.getObject({ Key: key, Range }, options.signal);
+    const out = await store.getObject({ Key: key, VersionId, Range }, options.signal);
     const stream = out.Body;
     let released = false;
     const release = () => { if (!released) { released = true; store.destroy(); } };
     stream.once('close', release);
     stream.once('end', release);
     stream.once('error', release);
-    return { stream, contentLength: out.ContentLength, contentRange: out.ContentRange, contentType: out.ContentType, etag: out.ETag };
+    return { stream, contentLength: out.ContentLength, contentRange: out.ContentRange, contentType: out.ContentType, etag: out.ETag, versionId: out.VersionId };
   } catch (err) {
     store.destroy();
-    throw objectError(err, store, key, text, 'GetObject');
+    if (err instanceof S3BlitzError) throw err;
+    throw versionError(err, text, VersionId) || objectError(err, store, key, text, 'GetObject');
   }
 }
 
 /**
  * head: HeadObject as the SDK answers it ({Bucket, Key, ContentLength, ContentType, ETag,
- * LastModified, Metadata, ...}), with Tags ({key: value}) when options.tags.
+ * LastModified, Metadata, ...}), with Tags ({key: value}) when options.tags; of one version
+ * with options.versionId or options.asOf, as cat reads it.
  */
 async function head(options = {}) {
-  const { store, key, text } = objectAt(options, 'head');
+  const { store, key, text, stats } = objectAt(options, 'head');
+  let versionId;
   try {
-    return await store.describeObject(key, { tags: Boolean(options.tags), signal: options.signal });
+    versionId = await versionToRead(options, store, key, text, stats);
+    return await store.describeObject(key, { tags: Boolean(options.tags), versionId, signal: options.signal });
   } catch (err) {
-    throw objectError(err, store, key, text, 'HeadObject');
+    if (err instanceof S3BlitzError) throw err;
+    throw versionError(err, text, versionId) || objectError(err, store, key, text, 'HeadObject');
   } finally {
     store.destroy();
   }

@@ -13,6 +13,8 @@ const { resolveLocation } = require('../stores/location');
 const { openStore } = require('../stores/open-store');
 const { UsageError } = require('../errors');
 const { badJoin } = require('../transfer/key-map');
+const { parseAsOf } = require('../list/versions');
+const { findVersionAt } = require('../list/version-at');
 
 const nameOf = (key) => key.slice(key.lastIndexOf('/') + 1);
 
@@ -77,11 +79,15 @@ function isFolderTarget(text, p) {
   try { return require('fs').statSync(p).isDirectory(); } catch { return false; }
 }
 
-// One HEAD: does the path name an object? (Not found and forbidden both say no: a listing
-// of the folder then tells.)
+// Does the path name an object? One HEAD; with --as-of, its versions (an object of then,
+// deleted since, is one too); with --version-id, the version is what the path names (the
+// copy asks for it). Not found and forbidden both say no: a listing of the folder then tells.
 async function objectExists(options, location) {
+  if (options.versionId !== undefined && options.versionId !== null) return true;
+  const t = parseAsOf(options.asOf);
   const { store } = openStore({ ...options, sourceLocation: location }, 'source');
   try {
+    if (t !== null && typeof store.listVersionsPage === 'function') return Boolean((await findVersionAt(store, location.prefix, t, { signal: options.signal })).item);
     return Boolean(await store.stat(location.prefix, options.signal));
   } catch {
     return false;

@@ -87,6 +87,9 @@ function xmlValue(body, tag, within) {
   return unescapeXml(m[1]);
 }
 
+// The version an object request names (every GET and HEAD must: the SDK path sends it too).
+const versionQuery = (p) => (p.VersionId ? [['versionId', p.VersionId]] : []);
+
 const escapeXml = (s) => String(s).replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
 
 // The object requests, over a LeanRequests (its request(method, key, query, headers, o)).
@@ -102,8 +105,7 @@ class LeanObjects {
     const h = this._payer(p);
     if (p.IfMatch) h['if-match'] = p.IfMatch;
     if (p.ChecksumMode) h['x-amz-checksum-mode'] = p.ChecksumMode;
-    const query = p.PartNumber ? [['partNumber', String(p.PartNumber)]] : [];
-    if (p.VersionId) query.push(['versionId', p.VersionId]);
+    const query = p.PartNumber ? [['partNumber', String(p.PartNumber)], ...versionQuery(p)] : versionQuery(p);
     const res = await this.lean.request('HEAD', p.Key, query, checked(h), { signal });
     return objectOutput(res.headers);
   }
@@ -157,7 +159,7 @@ class LeanObjects {
     const h = this._payer(p);
     if (p.IfMatch) h['if-match'] = p.IfMatch;
     if (p.Range) h.range = p.Range;
-    const res = await this.lean.request('GET', p.Key, [], checked(h), { signal, file: { write: file } });
+    const res = await this.lean.request('GET', p.Key, versionQuery(p), checked(h), { signal, file: { write: file } });
     return { ...objectOutput(res.headers), bytes: res.bytes };
   }
 
@@ -166,7 +168,7 @@ class LeanObjects {
     const h = this._payer(p);
     if (p.IfMatch) h['if-match'] = p.IfMatch;
     if (p.Range) h.range = p.Range;
-    const res = await this.lean.request('GET', p.Key, p.VersionId ? [['versionId', p.VersionId]] : [], checked(h), { signal });
+    const res = await this.lean.request('GET', p.Key, versionQuery(p), checked(h), { signal });
     return { ...objectOutput(res.headers), Body: res.body };
   }
 }

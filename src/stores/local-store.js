@@ -6,7 +6,7 @@ const fs = require('fs');
 const path = require('path');
 const { compareKeys } = require('../keys/order');
 const { inRange, normalizeRange } = require('../keys/range');
-const { FatalError } = require('../errors');
+const { FatalError, UsageError } = require('../errors');
 const { TEMP_PREFIX, localPath } = require('./local-paths');
 
 class LocalStore {
@@ -21,10 +21,12 @@ class LocalStore {
     this.walkSeq = 0;
   }
 
-  // A target folder is created when missing; a source folder must exist.
+  // A target folder is created when missing; a source folder must exist. A file where the
+  // folder should be is a wrong path (usage), not a failure of the run.
   async open({ create = false } = {}) {
     if (create) {
       try { await fs.promises.mkdir(this.root, { recursive: true }); } catch (err) {
+        if (err.code === 'EEXIST') throw new UsageError(`${this.root} is a file, not a folder`);
         throw new FatalError(`cannot create folder ${this.root}: ${err.code || err.message}`);
       }
     }
@@ -32,7 +34,7 @@ class LocalStore {
     try { st = await fs.promises.stat(this.root); } catch (err) {
       throw new FatalError(`cannot read folder ${this.root}: ${err.code === 'ENOENT' ? 'no such folder' : err.code}`);
     }
-    if (!st.isDirectory()) throw new FatalError(`${this.root} is not a folder`);
+    if (!st.isDirectory()) throw new UsageError(`${this.root} is a file, not a folder`);
   }
 
   // A page of up to maxKeys items in key order, as S3Store#listPage answers, with stopAt

@@ -491,14 +491,14 @@ class S3Store {
   }
 
   // HeadObject through the SDK, every field it answers (head), with the object's tags when
-  // asked. Keys as the SDK names them, without its request metadata.
-  async describeObject(key, { tags = false, signal } = {}) {
+  // asked; of one version with versionId. Keys as the SDK names them, without its request metadata.
+  async describeObject(key, { tags = false, versionId, signal } = {}) {
     if (this.stats) this.stats.count('HEAD');
-    const { $metadata, ...head } = await this._send(HeadObjectCommand, { Key: key }, signal);
+    const { $metadata, ...head } = await this._send(HeadObjectCommand, { Key: key, VersionId: versionId }, signal);
     const out = { Bucket: this.bucket, Key: key, ...head };
     if (tags) {
       if (this.stats) this.stats.count('GET');
-      const t = await this._send(GetObjectTaggingCommand, { Key: key }, signal);
+      const t = await this._send(GetObjectTaggingCommand, { Key: key, VersionId: versionId }, signal);
       out.Tags = Object.fromEntries((t.TagSet || []).map((x) => [x.Key, x.Value]));
     }
     return out;

@@ -270,7 +270,7 @@ class Copier {
         if (outcome.status === 'changed' && attempt === 0) {
           const fresh = await this.currentVersion(item);
           if (fresh) { job.item = fresh; continue; }
-          return { status: 'vanished', reason: 'deleted since it was listed' };
+          return { status: 'vanished', reason: item.VersionId !== undefined ? `version ${item.VersionId} deleted since it was listed` : 'deleted since it was listed' };
         }
         // A server-side copy refused, or said to find no source, for an object the server still
         // serves as listed (SeaweedFS answers 404 and versitygw 400 for a folder object "dir/"):
@@ -290,9 +290,24 @@ class Copier {
   }
 
   // The source object as it is now (null when gone), for a second try at a changed object.
+  // An item listed by version (--as-of, --version-id) is that version or nothing: today's
+  // object in its place would be a restore of the wrong moment.
   async currentVersion(item) {
+    if (item.VersionId !== undefined) return this.listedVersion(item);
     const now = await this.src.stat(item.Key, this.signal);
     return now && { ...item, ...now, StorageClass: now.StorageClass || item.StorageClass };
+  }
+
+  async listedVersion(item) {
+    try {
+      if (this.stats) this.stats.count('HEAD');
+      const head = await this.src.headObject({ Key: item.Key, VersionId: item.VersionId }, this.signal);
+      return { ...item, Size: head.ContentLength, ETag: head.ETag };
+    } catch (err) {
+      const status = httpStatus(err), code = errorCode(err);
+      if (status === 404 || code === 'NoSuchVersion' || code === 'NoSuchKey' || code === 'NotFound') return null;
+      throw err;
+    }
   }
 
   result() {

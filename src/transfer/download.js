@@ -21,11 +21,12 @@ async function download(job) {
   return { status: 'copied', bytes };
 }
 
-// Every GET names the listed ETag (If-Match): a changed object fails with 412, never mixes.
+// Every GET names the listed version (a version listing's, --as-of) and ETag (If-Match): a
+// changed object fails with 412, never mixes, and an old version is never read as today's.
 function get(job, range, file, signal) {
   const { item, stats } = job;
   stats.count('GET');
-  return job.src.getObjectToFile({ Key: item.Key, Range: range, IfMatch: item.ETag || undefined }, file, signal);
+  return job.src.getObjectToFile({ Key: item.Key, VersionId: item.VersionId, Range: range, IfMatch: item.ETag || undefined }, file, signal);
 }
 
 async function getWhole(job, target, tmp) {

@@ -167,7 +167,8 @@ async function sequentialList(bucket, { prefix, startAfter } = {}) {
  * Runs `node bin/s3blitz.js ...args` against the test MinIO.
  * opts.env is merged over testEnv() (undefined deletes a variable);
  * opts.input is written to stdin (stdin is closed either way).
- * Resolves {code, signal, stdout, stderr}; rejects if it runs past timeout.
+ * Resolves {code, signal, stdout, stderr, stdoutBytes (stdout as a Buffer, for binary output)};
+ * rejects if it runs past timeout.
  */
 function runCli(args, { env = {}, input, timeout = 120e3, cwd = REPO_ROOT } = {}) {
   const fullEnv = { ...testEnv(), ...env };
@@ -188,7 +189,8 @@ function runCli(args, { env = {}, input, timeout = 120e3, cwd = REPO_ROOT } = {}
     child.on('error', (e) => { clearTimeout(timer); reject(e); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      const bytes = Buffer.concat(out);
+      resolve({ code, signal, stdout: bytes.toString('utf8'), stdoutBytes: bytes, stderr: Buffer.concat(err).toString('utf8') });
     });
   });
 }

@@ -73,4 +73,35 @@ async function walkVersions(bucket, { prefix, maxKeys = 1000 } = {}) {
   }
 }
 
-module.exports = { enableVersioning, createVersionedBucket, putVersion, deleteKey, walkVersions, parseRaw };
+/** The newest LastModified (ms) among a walk's entries. */
+const latest = (entries) => Math.max(...entries.map((e) => Date.parse(e.LastModified)));
+
+/**
+ * Waits until the server's clock has passed t (ms): writes a probe to scratch (an
+ * unversioned bucket of the test's) until the server stamps it later than t. What is written
+ * after this is then newer than t by the server's own clock, whatever the machine's.
+ */
+async function serverPast(scratch, t) {
+  for (;;) {
+    await s3client().send(new PutObjectCommand({ Bucket: scratch, Key: 'probe', Body: 'x' }));
+    const [v] = await walkVersions(scratch, { prefix: 'probe' });
+    if (Date.parse(v.LastModified) > t) return;
+  }
+}
+
+/**
+ * The rule, written again here (independent of src/): for each key the first entry in the
+ * server's order stamped at or before t; nothing where that is a delete marker. Entries of
+ * walkVersions, in its order.
+ */
+function versionsAt(entries, t) {
+  const seen = new Set(), out = [];
+  for (const e of entries) {
+    if (seen.has(e.Key) || Date.parse(e.LastModified) > t) continue;
+    seen.add(e.Key);
+    if (!e.DeleteMarker) out.push(e);
+  }
+  return out;
+}
+
+module.exports = { enableVersioning, createVersionedBucket, putVersion, deleteKey, walkVersions, parseRaw, latest, serverPast, versionsAt };
