@@ -17,7 +17,7 @@ const { UntrustedStore, showKey } = require('./untrusted-store');
 const { compareKeys } = require('../keys/order');
 const { ExternalSorter } = require('../util/spool');
 const { inRange } = require('../keys/range');
-const { wireRange, walkPrefix, checkStart, BEFORE_SLASH } = require('./start-check');
+const { wireRange, walkPrefix, checkStart, refusedName, BEFORE_SLASH } = require('./start-check');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
 
@@ -155,7 +155,13 @@ class GuardedLister {
     if (!probes.length) return null;
     return settled(Promise.all(probes.map(async ({ startAfter, ok, expect }) => {
       this.stats.listRequests++;
-      const page = await this.store.listPage({ prefix, startAfter, maxKeys: 1, signal: this.options.signal });
+      let page;
+      try {
+        page = await this.store.listPage({ prefix, startAfter, maxKeys: 1, signal: this.options.signal });
+      } catch (err) {
+        if (refusedName(err)) return; // a name the store refuses: it holds no key to skip there
+        throw err;
+      }
       const c = chunkOf(page);
       this.stats.pages++;
       this.stats.keysReturned += c.length;

@@ -23,6 +23,13 @@ const { compareKeys, utf16SafePrefix, lastKeyWith } = require('../keys/order');
 const { chunkOf } = require('../stores/chunks');
 const { checkPage } = require('./page-check');
 const { UntrustedStore, showKey } = require('./untrusted-store');
+const { httpStatus } = require('../stores/s3-errors');
+
+// A probe the store refuses as a bad name (MinIO answers 400 to a prefix with "//" or a "."
+// segment) asks about keys it cannot hold: there is nothing there to skip.
+function refusedName(err) {
+  return httpStatus(err) === 400 || Boolean(err && err.cause && httpStatus(err.cause) === 400);
+}
 
 // The character before "/": a StartAfter of a folder's name, this and U+10FFFF ("d." + U+10FFFF
 // for "d/") is the greatest key before the folder that a request can carry.
@@ -99,12 +106,14 @@ async function checkStart(store, range, { signal, stats }) {
     return { chunk, truncated: page.truncated };
   };
   const probes = startProbes(prefix, after).filter((p) => stop === null || compareKeys(p.prefix, stop) <= 0);
-  const [answer, ...shown] = await Promise.all([ask({ prefix, startAfter: after }), ...probes.map((p) => ask({ prefix: p.prefix, maxKeys: p.maxKeys }))]);
+  const probe = (args) => ask(args).catch((err) => { if (refusedName(err)) return null; throw err; });
+  const [answer, ...shown] = await Promise.all([ask({ prefix, startAfter: after }), ...probes.map((p) => probe({ prefix: p.prefix, maxKeys: p.maxKeys }))]);
   const got = new Set();
   for (let k = 0; k < answer.chunk.length; k++) got.add(answer.chunk.key(k));
   const last = answer.chunk.length ? answer.chunk.key(answer.chunk.length - 1) : null;
   const skipped = (key, how) => new UntrustedStore(`the store answered StartAfter ${showKey(after)} without ${showKey(key)}, which ${how}: its StartAfter cannot be trusted`);
   for (let i = 0; i < probes.length; i++) {
+    if (!shown[i]) continue;
     const { chunk } = shown[i];
     let key = null;
     for (let k = 0; k < chunk.length && key === null; k++) if (compareKeys(chunk.key(k), after) > 0) key = chunk.key(k);
@@ -118,7 +127,9 @@ async function checkStart(store, range, { signal, stats }) {
     // Past it: asked for the keys after the greatest key before its folder, the store must
     // answer with a key no greater than it.
     if (!probes[i].before) continue;
-    const { chunk: next } = await ask({ prefix, startAfter: probes[i].before, maxKeys: 1 });
+    const asked = await probe({ prefix, startAfter: probes[i].before, maxKeys: 1 });
+    if (!asked) continue;
+    const next = asked.chunk;
     const first = next.length ? next.key(0) : null;
     if (first === null || compareKeys(first, key) > 0) {
       throw new UntrustedStore(`the store answered StartAfter ${showKey(probes[i].before)} with ${showKey(first)}, where ${showKey(key)} comes first (${how}): its StartAfter cannot be trusted`);
@@ -126,4 +137,4 @@ async function checkStart(store, range, { signal, stats }) {
   }
 }
 
-module.exports = { wireRange, walkPrefix, startProbes, checkStart, BEFORE_SLASH };
+module.exports = { wireRange, walkPrefix, startProbes, checkStart, refusedName, BEFORE_SLASH };

@@ -163,3 +163,22 @@ describe('the range as it is asked of the store', () => {
     ]);
   });
 });
+
+test('a probe the store refuses as a bad name (MinIO: "//", a "." segment) asks about keys it cannot hold', async () => {
+  const keys = ['x-2/a\u{1F600}', 'x-2/ord 1/xa', 'x-2/b', 'x/y', 'x/z/w'];
+  const store = new FakeListStore(keys);
+  const list = store.listPage.bind(store);
+  store.listPage = async (a) => {
+    if ((a.prefix || '').includes('//') || /(^|\/)\.[^/]*$/.test(a.startAfter || '') && a.startAfter !== 'x-2/.x') {
+      throw Object.assign(new Error('Object name contains unsupported characters.'), { $metadata: { httpStatusCode: 400 } });
+    }
+    return list(a);
+  };
+  for (const sequential of [false, true]) {
+    const lister = new GuardedLister(store, { range: normalizeRange({ startAfter: 'x-2/.x', stopAt: 'x-2/ord 1/xa' }), sequential, log: () => {} });
+    expect(await collect(lister)).toEqual(['x-2/a\u{1F600}', 'x-2/b', 'x-2/ord 1/xa']);
+  }
+  // The range's own StartAfter refused: that is the user's to hear about, not a probe's.
+  store.listPage = async () => { throw Object.assign(new Error('refused'), { $metadata: { httpStatusCode: 400 } }); };
+  await expect(collect(new GuardedLister(store, { range: normalizeRange({ startAfter: 'x-2/.x' }), log: () => {} }))).rejects.toThrow(/refused/);
+});
