@@ -17,7 +17,16 @@ function prng(seed) {
   };
   const int = (n) => Math.floor(next() * n);
   const pick = (arr) => arr[int(arr.length)];
-  return { next, int, pick };
+  // n bytes from the sequence, four at a time.
+  const bytes = (n) => {
+    const b = Buffer.alloc(n);
+    for (let i = 0; i < n; i += 4) {
+      const v = Math.floor(next() * 4294967296);
+      for (let j = 0; j < 4 && i + j < n; j++) b[i + j] = (v >>> (8 * j)) & 255;
+    }
+    return b;
+  };
+  return { next, int, pick, bytes };
 }
 
 const chars = (s) => Array.from(s); // code points, so astral chars stay whole

@@ -26,14 +26,7 @@ console.log(`read-matrix seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
 const r = prng(SEED);
 const MiB = 1024 * 1024;
 
-function randomBytes(n) {
-  const b = Buffer.alloc(n);
-  for (let i = 0; i < n; i += 4) {
-    const v = Math.floor(r.next() * 4294967296);
-    for (let j = 0; j < 4 && i + j < n; j++) b[i + j] = (v >>> (8 * j)) & 255;
-  }
-  return b;
-}
+const randomBytes = (n) => r.bytes(n);
 const randomName = (i) => `${r.pick(['', 'x/', 'x/y/', 'ü é/'])}f${i}-${Math.floor(r.next() * 2 ** 32).toString(36)}.bin`;
 const randomBody = () => randomBytes(r.pick([0, 1, 1 + r.int(200), 1 + r.int(30000)]));
 const byUtf8 = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));

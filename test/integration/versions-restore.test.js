@@ -22,15 +22,7 @@ const r = prng(SEED);
 
 const md5 = (buf) => crypto.createHash('md5').update(buf).digest('hex');
 const MiB = 1024 * 1024;
-// Bytes from the PRNG, four at a time.
-function randomBytes(n) {
-  const b = Buffer.alloc(n);
-  for (let i = 0; i < n; i += 4) {
-    const v = Math.floor(r.next() * 4294967296);
-    for (let j = 0; j < 4 && i + j < n; j++) b[i + j] = (v >>> (8 * j)) & 255;
-  }
-  return b;
-}
+const randomBytes = (n) => r.bytes(n);
 const FOLDERS = ['', 'a/', 'a/b/', 'data/2024/06/', 'ünï/', '😀 x/'];
 const SIZES = [() => 0, () => 1, () => 1 + r.int(100), () => 1 + r.int(5000), () => 20000 + r.int(20000)];
 const randomKey = (i) => `${r.pick(FOLDERS)}k${i}-${Math.floor(r.next() * 2 ** 40).toString(36)}.bin`;
