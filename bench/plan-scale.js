@@ -4,7 +4,7 @@
 // min(1000, 64 + 6N), rounds of requests in flight at once (each a round trip, so the time
 // at a given latency), and how even the shards are, counted exactly from the key indexes.
 // Usage: node bench/plan-scale.js [--keys 1e9] [--latency-ms 50]
-const { planShards, defaultBudget } = require('../src/list/shard-plan');
+const { planShards, defaultBudget } = require('../src/plan/shard-plan');
 const { normalizeRange } = require('../src/keys/range');
 const { SyntheticStore } = require('../test/helpers/synthetic-store');
 

@@ -56,7 +56,7 @@ class Journal {
     // Restored state
     this.upTo = null; // watermark key (of lane 0)
     this.upToSource = null;
-    this.lanes = null; // the lanes' boundaries, when the run was listed in lanes (stages/lanes.js)
+    this.lanes = null; // the lanes' boundaries, when the run was listed in lanes (plan/lanes.js)
     this.laneMarks = new Map(); // lane -> {upTo, upToSource}, lanes 1 and up
     this.done = new Set(); // keys finished beyond the watermark
     this.failures = [];

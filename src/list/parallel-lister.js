@@ -7,7 +7,7 @@
 // Planning: every request slot is kept busy from the first round trip. Each page tells
 // the planner two things. Inside the subtree its keys share, keys are about as dense as on
 // the page, so the rest of that subtree is cut into pieces of about a page where a model of
-// the key space (keys/key-shape.js) puts them. Past it, density says nothing, so the rest
+// the key space (plan/key-shape.js) puts them. Past it, density says nothing, so the rest
 // is scouted: a folder listing (Delimiter) names the next subtrees exactly where folders
 // are many; otherwise scouts go where the key shape says a sibling may begin, one level of
 // the key at a time. Guesses spend requests (a scout that finds nothing, a cut that lands
@@ -22,7 +22,7 @@
 // otherwise). A store that fails either is an UntrustedStore; see guarded-lister.js.
 
 const { compareKeys, commonPrefix, prefixEnd, lastKeyWith, keyBefore, minKey } = require('../keys/order');
-const { KeyShape } = require('../keys/key-shape');
+const { KeyShape } = require('../plan/key-shape');
 const { normalizeRange, inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');

@@ -17,11 +17,11 @@ const { RunJournal } = require('../journal/run-journal');
 const { CopyRun } = require('./copy-run');
 const { resolvePaths, checkMapping } = require('./paths');
 const { resolveLocation } = require('../stores/location');
-const { planLanes, lanesFromBounds } = require('./lanes');
+const { planLanes, lanesFromBounds } = require('../plan/lanes');
 const { compareKeys } = require('../keys/order');
 const { DEFAULTS } = require('../options');
 
-// Lanes a copy lists at once at most (stages/lanes.js).
+// Lanes a copy lists at once at most (plan/lanes.js).
 const MAX_LANES = 16;
 
 // Whether the source is read by version (a version id in every copy source).

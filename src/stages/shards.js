@@ -1,7 +1,7 @@
 'use strict';
 // One job split into shards that processes on other machines take one each, under whatever
 // runs them (a Kubernetes Indexed Job, an AWS Batch array job, a Slurm job array): a plan cuts
-// the source into N key ranges (list/shard-plan.js), and a command given a shard reads only
+// the source into N key ranges (plan/shard-plan.js), and a command given a shard reads only
 // its range, with a journal of its own (the range is part of the command a journal is named
 // after). The shard's index comes from --shard, else from the engine's variable.
 const fs = require('fs');
@@ -9,7 +9,7 @@ const path = require('path');
 const crypto = require('crypto');
 const { Listing } = require('../list/listing');
 const { openStore } = require('../stores/open-store');
-const { planShards } = require('../list/shard-plan');
+const { planShards } = require('../plan/shard-plan');
 const { UsageError } = require('../errors');
 const { positiveInt } = require('../options');
 
@@ -99,7 +99,7 @@ async function resolveShard(options, env = process.env) {
   else {
     const n = who.of ?? positiveInt(options.shards, '--shards');
     if (!n) throw new UsageError('--shard I needs --shards N or --plan FILE (or --shard I/N)');
-    // The same N gives the same ranges in every process: see list/shard-plan.js.
+    // The same N gives the same ranges in every process: see plan/shard-plan.js.
     p = await plan({ ...options, shards: n });
   }
   const n = p.shards;

@@ -189,7 +189,7 @@ class Copier {
     this._start(item, targetKey, () => { this.laneQueued[lane]--; }, onDone, 0);
   }
 
-  /** The objects come from n listings at once (stages/lanes.js). */
+  /** The objects come from n listings at once (plan/lanes.js). */
   useLanes(n) {
     this.laneShare = Math.max(100, Math.ceil(this.co.maxQueueSize / n));
   }

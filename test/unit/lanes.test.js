@@ -1,12 +1,12 @@
 'use strict';
-// A copy listed in lanes (stages/lanes.js): the cut covers the range exactly, every key is
+// A copy listed in lanes (plan/lanes.js): the cut covers the range exactly, every key is
 // copied exactly once from lanes that run at the same time, a stopped run resumes each lane
 // after its own watermark, and a throttled prefix slows only itself.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { FakeListStore } = require('../helpers/fake-list-store');
-const { planLanes, lanesFromBounds } = require('../../src/stages/lanes');
+const { planLanes, lanesFromBounds } = require('../../src/plan/lanes');
 const { normalizeRange } = require('../../src/keys/range');
 const { compareKeys } = require('../../src/keys/order');
 const { copy } = require('../../src/stages/copy');

@@ -1,14 +1,15 @@
 'use strict';
 // Requires go downward only. From the bottom: base modules (keys/, util/ and the files at
-// the top of src/), stores/, then list/, transfer/ and journal/ side by side, then stages/
-// and report/ side by side, then index.js, then cli/. keys/ stays pure.
+// the top of src/), stores/ and plan/ side by side, then list/, transfer/ and journal/ side
+// by side, then stages/ and report/ side by side, then index.js, then cli/. keys/ stays
+// pure, and so does plan/ (keys/ and errors.js only): planners never send requests.
 const fs = require('fs');
 const path = require('path');
 
 const SRC = path.join(__dirname, '..', '..', 'src');
 const LAYERS = [
   ['base', 'keys', 'util'],
-  ['stores'],
+  ['stores', 'plan'],
   ['list', 'transfer', 'journal'],
   ['stages', 'report'],
   ['index'],
@@ -58,6 +59,7 @@ function violation(from, to) {
   if (to.startsWith('..')) return 'reaches outside src';
   if (a === b) return null;
   if (a === 'keys' && b !== 'keys' && to !== 'errors.js') return 'keys/ is pure (keys/ and errors.js only)';
+  if (a === 'plan' && b !== 'keys' && to !== 'errors.js') return 'plan/ is pure (plan/, keys/ and errors.js only)';
   const la = layerOf(a), lb = layerOf(b);
   if (lb > la) return `goes up (${a} is below ${b})`;
   if (lb === la && la > 0) return `${a}/ and ${b}/ sit side by side`;
@@ -73,6 +75,9 @@ test('the rule itself: upward and sideways requires are caught', () => {
   expect(violation('cli/run.js', 'stores/s3-errors.js')).toBeNull();
   expect(violation('stages/compare.js', 'transfer/copier.js')).toBeNull();
   expect(violation('keys/range.js', 'errors.js')).toBeNull();
+  expect(violation('plan/online.js', 'stats.js')).toMatch(/pure/);
+  expect(violation('plan/online.js', 'stores/chunks.js')).toMatch(/pure/);
+  expect(violation('list/parallel-lister.js', 'plan/online.js')).toBeNull();
 });
 
 test('no require in src goes upward or sideways', () => {

@@ -1,10 +1,10 @@
 'use strict';
-// Shard plans (list/shard-plan.js): ranges that tile the source exactly on every key layout,
+// Shard plans (plan/shard-plan.js): ranges that tile the source exactly on every key layout,
 // the same plan in every process, the budget kept, balance where the issue asks for it
 // (90% of the keys under one prefix), and a billion-key bucket planned in a few hundred
 // requests. Merging shards' results (stages/merge.js) refuses missing shards and ranges that
 // do not meet.
-const { planShards, defaultBudget } = require('../../src/list/shard-plan');
+const { planShards, defaultBudget } = require('../../src/plan/shard-plan');
 const { FakeListStore } = require('../helpers/fake-list-store');
 const { SyntheticStore } = require('../helpers/synthetic-store');
 const { LAYOUTS } = require('../../bench/layouts');

@@ -22,10 +22,10 @@
 // so processes that plan the same unchanged range get the same ranges. A range that changed
 // between two plans may be cut differently: merge checks that the shards' ranges tile the
 // source exactly.
-const { KeyShape } = require('../keys/key-shape');
+const { KeyShape } = require('./key-shape');
 const { compareKeys } = require('../keys/order');
 const { FlatSample, SPLITS, PAGE } = require('./flat-sample');
-const { spread } = require('../keys/spread');
+const { spread } = require('./spread');
 
 const ROUND = 32; // requests in flight at once
 const PACE = 8; // requests a round for what has a basis while some folders have none

@@ -20,9 +20,9 @@
 // - an explored one near its quantiles by the fitted shape, or at its start when one page
 //   probably reads all of it.
 // Estimates only: the ranges cut from them are exact whatever the estimates say.
-const { KeyShape } = require('../keys/key-shape');
+const { KeyShape } = require('./key-shape');
 const { compareKeys, keyProblem, commonPrefix, lastKeyWith, prefixEnd } = require('../keys/order');
-const { spread } = require('../keys/spread');
+const { spread } = require('./spread');
 
 const SAMPLE_EVERY = 10; // keys of a page kept to place cuts (and the last)
 const SCOUTS = 4; // scouts in one interval in a round

@@ -6,7 +6,7 @@
 // position: the characters sampled keys have there, and which characters probes found no
 // sibling for. Guesses only: correctness never depends on them.
 
-const { compareKeys, keyBytes, MAX_KEY_BYTES } = require('./order');
+const { compareKeys, keyBytes, MAX_KEY_BYTES } = require('../keys/order');
 const { spread } = require('./spread');
 
 const MAX_SEGMENTS = 64;
