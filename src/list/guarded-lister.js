@@ -99,7 +99,7 @@ class GuardedLister {
 
   // The parallel lister's chunks, the first ones held back until the checks pass.
   async *_parallel(wire, trim) {
-    this.lister = new ParallelLister(this.store, { ...this.options, prefix: wire.prefix, startAfter: wire.after, stopAt: wire.stop, stats: this.stats });
+    this.lister = new ParallelLister(this.store, { ...this.options, prefix: wire.prefix, startAfter: wire.after, stopAt: wire.stop, stats: this.stats, onPage: (c) => this._canaryOn(c) });
     let held = [], heldKeys = 0;
     const release = async function* () {
       const go = held;
@@ -107,7 +107,7 @@ class GuardedLister {
       for (const c of go) if (c.length) yield c;
     };
     for await (const raw of this.lister.chunks()) {
-      this._saw(raw);
+      this.seen += raw.length;
       const chunk = trim(raw);
       if (!held) { if (chunk.length) yield chunk; continue; }
       held.push(chunk);
@@ -121,11 +121,11 @@ class GuardedLister {
     this.complete = this.lister.complete;
   }
 
-  // Counts a chunk the listers handed out, and starts the canary on the first that allows one.
-  _saw(raw) {
-    this.seen += raw.length;
+  // Starts the canary on the first page that allows one: any page the lister reads, those
+  // past the range's end too (a store that lists folder by folder may show nothing else).
+  _canaryOn(chunk) {
     if (this.canaryAsked) return;
-    const canary = this._canary(raw);
+    const canary = this._canary(chunk);
     if (canary) { this.canaryAsked = true; this.checks.push(canary); }
   }
 
@@ -178,10 +178,10 @@ class GuardedLister {
   // the range.
   async *_walk(trusted, wire = null, trim = (c) => c) {
     const range = trusted ? wire : { ...this.range, prefix: walkPrefix(this.range) };
-    const walk = new SequentialWalk(this.store, { ...this.options, range, trusted, stats: this.stats });
+    const walk = new SequentialWalk(this.store, { ...this.options, range, trusted, stats: this.stats, onPage: trusted ? (c) => this._canaryOn(c) : undefined });
     this.lister = walk;
     if (!trusted) this.stats.fallback = this.ordered ? 'sorted' : 'sequential';
-    const saw = trusted ? (raw) => this._saw(raw) : () => {};
+    const saw = trusted ? (raw) => { this.seen += raw.length; } : () => {};
     if (!this.ordered) {
       for await (const raw of walk.chunks()) {
         saw(raw);

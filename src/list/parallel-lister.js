@@ -1,28 +1,22 @@
 'use strict';
-// The parallel lister. The requested range is cut into disjoint segments, each read
-// with ListObjectsV2 StartAfter from its cursor. A page can run past its segment's end:
+// The parallel lister: the engine. The requested range is cut into disjoint segments, each
+// read with ListObjectsV2 StartAfter from its cursor. A page can run past its segment's end:
 // those keys are handed to the following segments (advancing their cursors) instead of
 // being thrown away. Exactly-once never depends on where segments begin, only on cursors.
 //
-// Planning: every request slot is kept busy from the first round trip. Each page tells
-// the planner two things. Inside the subtree its keys share, keys are about as dense as on
-// the page, so the rest of that subtree is cut into pieces of about a page where a model of
-// the key space (plan/key-shape.js) puts them. Past it, density says nothing, so the rest
-// is scouted: a folder listing (Delimiter) names the next subtrees exactly where folders
-// are many; otherwise scouts go where the key shape says a sibling may begin, one level of
-// the key at a time. Guesses spend requests (a scout that finds nothing, a cut that lands
-// where two segments meet), and the planner spends them freely up to EFFICIENCY overall:
-// a listing at full concurrency is worth far more than the last requests it costs.
-// Ordered output plans only within a window ahead of what it has handed out.
-// A request that takes far longer than its peers is sent again (hedge.js).
+// Where to cut next is the planner's (plan/online.js): every request slot is kept busy from
+// the first round trip, with the segments and the folder listings the planner asks for.
+// The engine sends every request, keeps the segments, checks every page, and hands out
+// keys (in key order, or as they come). A request that takes far longer than its peers is
+// sent again (hedge.js).
 //
 // Trust but verify: every page must increase in S3's UTF-8 order from its StartAfter, and
 // where a page runs into the next segment, its keys there must be the ones that segment's
 // own first page returned (a server that mishandles some StartAfter values skips keys
 // otherwise). A store that fails either is an UntrustedStore; see guarded-lister.js.
 
-const { compareKeys, commonPrefix, prefixEnd, lastKeyWith, keyBefore, minKey } = require('../keys/order');
-const { KeyShape } = require('../plan/key-shape');
+const { compareKeys, commonPrefix, lastKeyWith, keyBefore, minKey } = require('../keys/order');
+const { OnlinePlanner } = require('../plan/online');
 const { normalizeRange, inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
@@ -36,7 +30,6 @@ const { RequestGate } = require('./request-gate');
 const { OutputQueue } = require('./output-queue');
 
 const PAGE = 1000;
-const EFFICIENCY = 0.7;
 const DELIMITER = '/';
 
 // A copy of a key that does not keep alive the page string it was sliced from.
@@ -74,11 +67,6 @@ class Segment {
   }
 }
 
-function depthOf(f) {
-  let n = 0;
-  for (let i = f.indexOf(DELIMITER); i >= 0; i = f.indexOf(DELIMITER, i + 1)) n++;
-  return n;
-}
 
 // A request as an error message names it.
 function asked({ prefix, startAfter }) {
@@ -91,10 +79,12 @@ class ParallelLister {
    * @param options {prefix, startAfter, stopAt, listConcurrency, maxListRequests,
    *   ordered, reorderWindow, maxQueuedPages, signal, stats, log, splitPoints, folders
    *   (false: never list folders), hedge (default true), hedgeAfter (ms: never hedge sooner,
-   *   default 50), clock (ms, for tests: a virtual clock)}
+   *   default 50), clock (ms, for tests: a virtual clock), onPage(chunk): every page of keys
+   *   read, before its keys are handed out (those past the range's end too)}
    */
   constructor(store, options = {}) {
     this.store = store;
+    this.onPage = options.onPage || null;
     this.range = normalizeRange(options);
     this.concurrency = options.listConcurrency || DEFAULTS.listConcurrency;
     this.ordered = options.ordered !== false;
@@ -112,13 +102,10 @@ class ParallelLister {
     this.pending = new Set(); // requests in flight (each maybe sent twice)
     this.hedgeTimer = null;
     this.hedgeDue = null; // when the oldest request becomes a straggler (checked as pages come, too)
-    this.shape = new KeyShape(); // which characters each position of a key takes
     // Folder listings name the folders ahead (stores that take a delimiter).
     this.folders = options.folders !== false && store.delimiters === true;
-    this.fanout = []; // by folder depth: {listings, found}
-    this.listed = new Map(); // folder -> {after, reach}: the last listing of it
-    this.guesses = 0; // segments added whose first request is not sent yet (see _credit)
-    this.shape.learn(this.range.prefix);
+    this.planner = new OnlinePlanner({ prefix: this.range.prefix, concurrency: this.concurrency, ordered: this.ordered, folders: this.folders, minPiece: this.minPiece });
+    this.guesses = 0; // segments added whose first request is not sent yet
     this.segs = [new Segment(this.range.after, this.range.stop)];
     this.head = 0; // ordered output: first segment not yet fully emitted
     this.buffered = 0; // keys held back for order
@@ -226,12 +213,9 @@ class ParallelLister {
     return null;
   }
 
-  // Keys a segment holds back for order, or will have to: what it holds, and what it
-  // still has to read by its last plan (a page, when it has none).
+  // Keys a segment holds back for order, or will have to (the planner's estimate).
   _ahead(s) {
-    if (s.done) return s.held;
-    const plan = s.planned && s.planned.plan;
-    return s.held + (plan && plan.near ? plan.near.keys : PAGE);
+    return this.planner.ahead(s);
   }
 
   _launch(seg) {
@@ -346,13 +330,14 @@ class ParallelLister {
     st.pages++;
     st.keysReturned += n;
     checkPage(page, args.startAfter || '', args.prefix);
+    if (this.onPage) this.onPage(chunk);
     if (n > 1) st.checkedPages++;
     const cmp = page.ascii ? compareAscii : compareKeys;
     if (n === 0 && page.truncated) {
       if (++st.emptyTruncated > 100) throw new FatalError(`the store keeps answering with empty pages it says are truncated (the last after ${showKey(args.startAfter)})`);
     }
-    // A few keys of every page teach the key-space models where keys lie.
-    for (let k = 0; k < n; k += 97) this.shape.learn(chunk.key(k));
+    // A few keys of every page teach the planner where keys lie.
+    this.planner.learnPage(chunk);
     const last = n > 0 ? chunk.key(n - 1) : after;
     // A page of a subtree (Prefix=sub) that is not truncated says nothing past the subtree.
     const whole = args.prefix === this.range.prefix;
@@ -391,8 +376,7 @@ class ParallelLister {
         if (s.probe) this._probed(s, chunk.key(chunkStart).startsWith(s.probe.key));
         if (chunkEnd - chunkStart >= 2) {
           s.sample = { first: own(chunk.key(chunkStart)), last: own(chunk.key(chunkEnd - 1)), n: chunkEnd - chunkStart };
-          this.shape.learn(s.sample.first);
-          this.shape.learn(s.sample.last);
+          this.planner.learnSample(s.sample);
         }
         this._emit(i, chunkStart === 0 && chunkEnd === n ? chunk : chunk.slice(chunkStart, chunkEnd));
       }
@@ -494,114 +478,18 @@ class ParallelLister {
     this.active--;
   }
 
-  // Whether a scout found a sibling where it looked, for the key shape to learn from.
+  // Whether a scout found a sibling where it looked, for the planner to learn from.
   _probed(s, hit) {
-    if (s.probe.at < s.probe.from.length) this.shape.probed(s.probe.from, s.probe.at, s.probe.key.codePointAt(s.probe.at), hit);
+    this.planner.probed(s.probe, hit);
     s.probe = null;
   }
 
-  // A segment's plan, made again only when the segment has changed (folder listings asked
-  // for are not asked again for the same page).
-  _planOf(s) {
-    const c = s.planned;
-    if (c && c.sample === s.sample && c.cursor === s.cursor && c.end === s.end && c.busy === s.busy) return c.plan;
-    const plan = this._planFor(s);
-    if (plan && c && c.sample === s.sample) plan.folders = c.plan ? c.plan.folders : [];
-    s.planned = { sample: s.sample, cursor: s.cursor, end: s.end, busy: s.busy, plan };
-    return plan;
-  }
-
-  // What a segment's last page says about the rest of it. Its keys share a prefix (`sub`):
-  // inside that subtree they are about as dense as on the page, so what is left of it
-  // (`near`) can be cut by estimate. Past it (`far`), density says nothing: the rest is
-  // scouted where the keys' structure says a new subtree begins (siblingStarts), and, in
-  // the tail, also at doubling distances. Null when the segment has nothing to say.
-  _planFor(s) {
-    const sm = s.sample;
-    if (!sm) return null;
-    const prefix = this.range.prefix;
-    const sub = commonPrefix(sm.first, sm.last);
-    const ctx = sub.length > prefix.length ? sub : prefix;
-    const next = ctx.length > prefix.length ? prefixEnd(ctx) : null;
-    const nearEnd = s.end !== null && (next === null || compareKeys(s.end, next) <= 0) ? s.end : next;
-    const plan = { s, near: this._estimate(s, ctx, nearEnd), far: [] };
-    plan.folders = [];
-    if (nearEnd !== s.end) {
-      const last = sm.last;
-      const floor = s.end === null ? prefix.length : commonPrefix(s.cursor, s.end).length;
-      // Folder levels past the floor whose folders hold a page or more (this page lies in one
-      // of them): one folder listing each names their next folders exactly. Characters are
-      // guessed only inside the last name.
-      const whole = ctx.lastIndexOf(DELIMITER) + 1;
-      let charsFrom = floor;
-      if (this.folders && whole > floor) {
-        let f = last.slice(0, Math.max(prefix.length, last.lastIndexOf(DELIMITER, floor - 1) + 1));
-        while (f.length < whole) {
-          const child = last.indexOf(DELIMITER, f.length) + 1;
-          if (this._worthListing(f)) {
-            if (!this._listedAlready(f, last, s.end)) plan.folders.push(f);
-            charsFrom = Math.max(charsFrom, child);
-          }
-          f = last.slice(0, child);
-        }
-      }
-      for (const m of this._scouts(last, ctx.length - 1, charsFrom, s.end)) plan.far.push(m);
-    }
-    // Keys beyond the page's subtree: judge the whole rest of the segment by the page's
-    // density too, and cut it where that says more than scouts alone will cover.
-    if (nearEnd !== s.end && !plan.folders.length) {
-      const broad = this._estimate(s, s.end === null ? prefix : commonPrefix(s.cursor, s.end), s.end);
-      if (broad && broad.keys > (plan.near ? plan.near.keys : 0) + (plan.far.length + 1) * PAGE) plan.near = broad;
-    }
-    return plan.near || plan.far.length || plan.folders.length ? plan : null;
-  }
-
-  // Keys a segment has left up to `end` (beyond what its request in flight reads), judged by
-  // its last page's density in the key shape's measure of ctx's subtree; null: unknown.
-  _estimate(s, ctx, end) {
-    const sm = s.sample;
-    const sp = this.shape;
-    const f1 = sp.frac(sm.first, ctx), fl = sp.frac(sm.last, ctx);
-    const perKey = (fl - f1) / (sm.n - 1);
-    if (!(perKey > 0)) return null;
-    let from = sp.frac(s.cursor, ctx);
-    if (s.busy) from += perKey * PAGE; // the page asked for
-    const to = end === null ? 1 : sp.frac(end, ctx);
-    const keys = (to - from) / perKey;
-    return keys > 0 ? { keys, ctx, from, to, end } : null;
-  }
-
-  // Requests the listing may still spend on guesses (new segments, folder listings) and stay
-  // at EFFICIENCY overall: each page of new keys earns 1/EFFICIENCY requests, and a round's
-  // worth is given at the start. Where guesses pay off, they earn more guesses; where the
-  // layout defeats them, listing goes on with the segments there are.
-  _credit() {
-    const st = this.stats;
-    return Math.floor(st.keysUnique / PAGE / EFFICIENCY + this.concurrency - st.listRequests - this.guesses);
-  }
-
-  // Whether folders at f's depth have proved to be many: a listing that names one or two
-  // costs a request for little (a deep tree of a few folders per level).
-  _worthListing(f) {
-    const d = this.fanout[depthOf(f)];
-    return !d || d.listings < 3 || d.found >= 4 * d.listings;
-  }
-
-  // Whether f has been listed (or is being listed) from at or before `after` as far as
-  // `end`: a second listing would name the same folders.
-  _listedAlready(f, after, end) {
-    const l = this.listed.get(f);
-    if (!l || compareKeys(l.after, after) > 0) return false;
-    const need = end === null ? lastKeyWith(f) : minKey(end, lastKeyWith(f));
-    return l.reach === null || compareKeys(l.reach, need) >= 0;
-  }
-
-  // A folder listing of f after `after`: its folders are where subtrees begin, exactly.
+  // A folder listing of f after `after` (the planner asked for it): its folders are where
+  // subtrees begin, exactly. The segments the planner places there start inside the range
+  // the asking segment had when it asked.
   _listFolders(f, after, seg) {
     const from = seg.cursor, to = seg.end;
     this.stats.folderListings++;
-    const record = { after, reach: null };
-    this.listed.set(f, record);
     const args = { prefix: f, startAfter: after, delimiter: DELIMITER, after };
     this._request(args, (page) => {
       this.stats.pages++;
@@ -610,8 +498,7 @@ class ParallelLister {
       // asked for folders again (they are only hints).
       checkPage(page, after, f);
       const chunk = chunkOf(page);
-      for (let k = 0; k < chunk.length; k++) if (chunk.key(k).indexOf(DELIMITER, f.length) >= 0) { this.folders = false; return; }
-      const found = [];
+      for (let k = 0; k < chunk.length; k++) if (chunk.key(k).indexOf(DELIMITER, f.length) >= 0) { this.folders = false; this.planner.folders = false; return; }
       let prev = null;
       const folders = page.prefixes || [];
       for (const g of folders) {
@@ -621,49 +508,17 @@ class ParallelLister {
           throw new UntrustedStore(`the store answered a folder listing of ${showKey(f)} after ${showKey(after)} with the folder ${showKey(g)}, out of place`);
         }
         prev = g;
-        if (!after.startsWith(g)) found.push({ key: g, folder: true, gapEnd: null });
       }
-      record.reach = page.truncated ? (folders.length ? folders[folders.length - 1] : chunk.length ? chunk.key(chunk.length - 1) : after) : lastKeyWith(f);
-      // What lies between a folder and the next entry of the listing: nothing. So a folder
-      // followed by another folder, with no key between, ends where its subtree ends.
-      let k = 0;
-      for (let j = 0; j < found.length; j++) {
-        const g = found[j].key;
-        while (k < chunk.length && compareKeys(chunk.key(k), g) < 0) k++;
-        const nextFolder = j + 1 < found.length ? found[j + 1].key : null;
-        const nextKey = k < chunk.length ? chunk.key(k) : null;
-        const next = nextFolder === null ? nextKey : nextKey === null ? nextFolder : minKey(nextFolder, nextKey);
-        found[j].gapEnd = next !== null ? keyBefore(next) : page.truncated ? null : lastKeyWith(f);
-      }
-      const d = this.fanout[depthOf(f)] ||= { listings: 0, found: 0 };
-      d.listings++;
-      d.found += found.length;
-      this._placeFolders(found, from, to);
+      const found = this.planner.foldersListed(f, after, { chunk, folders, truncated: page.truncated });
+      const placed = this.planner.placeFolders(found, from, to, this.segs, (k) => this._indexFor(k));
+      if (!placed) return;
+      for (const { seg: s, points } of placed) this._split(this.segs.indexOf(s), points);
+      this._pump();
     });
   }
 
-  // New segments at folders that begin subtrees, inside the range the asking segment had
-  // when it asked (what lies elsewhere is other segments' to plan; pieces cut from the asker
-  // meanwhile take theirs), as many as a round of requests can use (every k-th when there
-  // are more).
-  _placeFolders(found, from, to) {
-    const inside = found.filter((g) => compareKeys(g.key, from) > 0 && (to === null || compareKeys(g.key, to) <= 0));
-    if (!inside.length) return;
-    const step = Math.max(1, Math.ceil(inside.length / this.concurrency));
-    const bySeg = new Map();
-    for (let j = 0; j < inside.length; j += step) {
-      const s = this.segs[this._indexFor(keyBefore(inside[j].key) || '')];
-      if (s.done || compareKeys(inside[j].key, s.cursor) <= 0) continue;
-      if (!bySeg.has(s)) bySeg.set(s, []);
-      bySeg.get(s).push(inside[j]);
-    }
-    for (const [s, points] of bySeg) this._split(this.segs.indexOf(s), points);
-    this._pump();
-  }
-
-  // Free request slots and nothing waiting for one: scout past what segments know, then cut
-  // the known remainders with the most keys into more pieces (for ordered output, only
-  // near its head). Returns whether any segment was added.
+  // Free request slots and nothing waiting for one: the planner says where to cut (for
+  // ordered output, only near its head). Returns whether anything was asked for.
   _fill() {
     const segs = this.segs;
     // Segments waiting for a slot take the free ones first (ordered: those within the window).
@@ -674,105 +529,13 @@ class ParallelLister {
       ahead += this._ahead(segs[i]);
       if (ahead > this.window) break;
     }
-    let free = Math.min(this._room() - idle, this.gate.left - idle);
+    const free = Math.min(this._room() - idle, this.gate.left - idle);
     if (free <= 0) return false;
-    const plans = [];
-    ahead = 0;
-    for (let i = this.ordered ? this.head : 0; i < segs.length; i++) {
-      const s = segs[i];
-      if (this.ordered && ahead > this.window) break;
-      if (s.done) { ahead += s.held; continue; }
-      const p = this._planOf(s);
-      ahead += this._ahead(s);
-      if (p) plans.push(p);
-    }
-    if (!plans.length) return false;
-    // Folder listings first: they name subtrees exactly.
-    let listed = false;
-    for (const p of plans) {
-      while (p.folders.length && free > 0) {
-        this._listFolders(p.folders.shift(), p.s.sample.last, p.s);
-        free--;
-        listed = true;
-      }
-    }
-    // Then scouts and cuts. Ordered output waits on its head: the segments nearest it take
-    // what they can use, in order. Otherwise scouts one from each segment in turn, then
-    // pieces in proportion to what each segment has left near; none under minPiece keys.
-    for (const p of plans) { p.points = []; p.k = 0; }
-    const cuts = plans.filter((p) => p.near && p.near.keys >= 2 * this.minPiece);
-    for (const p of cuts) p.max = Math.floor(p.near.keys / this.minPiece) - 1;
-    if (this.ordered) {
-      for (const p of plans) {
-        if (free <= 0) break;
-        const take = Math.min(free, p.far.length);
-        p.points.push(...p.far.slice(0, take));
-        free -= take;
-        if (p.max) { p.k = Math.min(free, p.max); free -= p.k; }
-      }
-    } else {
-      for (let round = 0, taken = true; taken && free > 0; round++) {
-        taken = false;
-        for (const p of plans) if (round < p.far.length && free > 0) { p.points.push(p.far[round]); free--; taken = true; }
-      }
-      const total = cuts.reduce((t, p) => t + p.near.keys, 0);
-      for (const p of cuts) p.k = Math.min(p.max, Math.floor((free * p.near.keys) / total));
-      free -= cuts.reduce((t, p) => t + p.k, 0);
-      cuts.sort((a, b) => b.near.keys / (b.k + 1) - a.near.keys / (a.k + 1));
-      for (let j = 0; free > 0 && j < cuts.length; j++) if (cuts[j].k < cuts[j].max) { cuts[j].k++; free--; }
-    }
+    const { folders, splits } = this.planner.plan({ segs, head: this.head, window: this.window }, free);
+    for (const { prefix, after, seg } of folders) this._listFolders(prefix, after, seg);
     let added = false;
-    for (const p of plans) {
-      if (p.k) {
-        // A cut is a guess at one character too: where it parts from the keys before it.
-        let prev = p.s.cursor;
-        for (const key of this._cutPoints(p.s, p.near, p.k)) {
-          p.points.push({ key, guess: { from: prev, at: commonPrefix(prev, key).length } });
-          prev = key;
-        }
-      }
-      if (p.points.length && this._split(this.segs.indexOf(p.s), p.points)) added = true;
-    }
-    return added || listed;
-  }
-
-  // Where sibling subtrees of `last` may begin, from level `deepest` up to `floor`, at most
-  // one list request's worth each round: one from each level in turn, nearest level first,
-  // and at each level the next sibling first, then spread over the characters the key
-  // shape allows there (key-shape.js). Each is {key, from, at}: a probe of position `at` of
-  // key `from`, so its outcome teaches the shape.
-  _scouts(last, deepest, floor, end) {
-    const levels = [];
-    for (let i = Math.min(deepest, last.length - 1); i >= floor; i--) {
-      const c = last.charCodeAt(i);
-      if (c >= 0xdc00 && c <= 0xdfff) continue; // the second half of a pair: its first half speaks
-      const base = last.slice(0, i);
-      const list = [];
-      for (const cp of this.shape.siblings(last, i, i === floor, end === null && i === floor)) {
-        const key = base + String.fromCodePoint(cp);
-        if (end === null || compareKeys(key, end) < 0) list.push({ key, from: last, at: i });
-      }
-      if (list.length) levels.push(list);
-    }
-    const out = [];
-    for (let r = 0, any = true; any && out.length < this.concurrency; r++) {
-      any = false;
-      for (const l of levels) if (r < l.length && out.length < this.concurrency) { out.push(l[r]); any = true; }
-    }
-    return out;
-  }
-
-  // k keys that cut a segment's near remainder into k more pieces of about equal keys.
-  _cutPoints(s, near, k) {
-    const { ctx, from, to, end } = near;
-    const points = [];
-    let lo = s.cursor;
-    const step = (to - from) / (s.busy ? k : k + 1);
-    for (let j = 0; j < k; j++) {
-      const m = this.shape.keyAt(ctx, from + step * (s.busy ? j : j + 1), lo, end);
-      if (m) { points.push(m); lo = m; }
-    }
-    return points;
+    for (const { seg, points } of splits) if (this._split(segs.indexOf(seg), points)) added = true;
+    return added || folders.length > 0;
   }
 
   // New segments starting at points ({key, from, at}: a scout of position `at` of key

@@ -16,9 +16,10 @@ function isIncreasing(chunk) {
 }
 
 class SequentialWalk {
-  /** @param o {range (normalizeRange), trusted, maxListRequests, stats, signal, log} */
+  /** @param o {range (normalizeRange), trusted, maxListRequests, stats, signal, log, onPage(chunk): every page read} */
   constructor(store, o) {
     this.store = store;
+    this.onPage = o.onPage || null;
     this.range = o.range;
     this.trusted = o.trusted !== false;
     this.maxRequests = o.maxListRequests || Infinity;
@@ -49,6 +50,7 @@ class SequentialWalk {
       this.stats.pages++;
       const all = chunkOf(page);
       this.stats.keysReturned += all.length;
+      if (this.onPage) this.onPage(all);
       // Rows of the page's own kind (objects, or keys with their versions).
       const rows = all.filterKeys((key) => inRange(this.range, key));
       // Past --stop-at, a store that lists in order has nothing more to say.
