@@ -30,10 +30,21 @@ class RequestStats {
     this.fallback = null;
     this.versions = 0; // versions and delete markers handed out by a version listing
     this.versionFollowUps = 0; // list requests that finished a key's versions (part of listRequests)
+    // List requests by what they were for (the first request of a segment a cut, a scout, a
+    // folder or a hint began; a segment's next request; folder listings; checks), each with
+    // the keys its pages returned and the new ones among them: where requests go to waste.
+    this.listKinds = {};
     this.requests = {}; // type -> count, for everything but LIST
     this.retries = 0;
     this.throttles = 0;
     this.bytes = 0;
+  }
+
+  listKind(kind, returned = 0, unique = 0) {
+    const k = this.listKinds[kind] || (this.listKinds[kind] = { requests: 0, keys: 0, unique: 0 });
+    k.requests++;
+    k.keys += returned;
+    k.unique += unique;
   }
 
   count(type, n = 1) {
@@ -83,6 +94,7 @@ class RequestStats {
       listRechecks: this.listRechecks,
       listChanges: this.listChanges,
       fallback: this.fallback,
+      ...(Object.keys(this.listKinds).length ? { listKinds: this.listKinds } : {}),
       ...(this.versions || this.versionFollowUps ? { versions: this.versions, versionFollowUps: this.versionFollowUps } : {}),
       requests: { LIST: this.listRequests, ...this.requests },
       retries: this.retries,

@@ -55,6 +55,7 @@ class Segment {
     this.done = false;
     this.buf = [];
     this.held = 0; // keys in buf
+    this.kind = 'root'; // what began it (stats.listKinds): root, cut, scout, folder or hint
     // The newest run of keys read inside the segment ({first, last, n}): how dense keys
     // are where it reads, for estimating what is left.
     this.sample = null;
@@ -220,6 +221,7 @@ class ParallelLister {
 
   _launch(seg) {
     seg.busy = true;
+    const kind = seg.launched ? 'next' : seg.kind;
     if (!seg.launched) { seg.launched = true; if (this.guesses > 0) this.guesses--; }
     // Every key of a segment shares the prefix of its lowest and highest possible keys:
     // asked with it as Prefix, the store stops where that prefix ends rather than read on
@@ -232,7 +234,7 @@ class ParallelLister {
     if (fresh) prefix = seg.sub;
     else if (highest !== null) { const p = commonPrefix(seg.cursor, highest); if (p.length > prefix.length) prefix = p; }
     const startAfter = fresh ? undefined : seg.wire ?? (seg.cursor || undefined);
-    const args = { prefix, startAfter, after: seg.cursor };
+    const args = { prefix, startAfter, after: seg.cursor, kind };
     this._request(args, (page) => {
       seg.busy = false;
       if (!this.error) this._onPage(seg, args, page);
@@ -352,6 +354,7 @@ class ParallelLister {
     if (n === 0 && segs[i0] === seg && !seg.ownSeen && !page.truncated) this._record(seg, 'own', new Record(chunk, 0, 0, after, upTo(seg.end), args));
     let i = i0;
     let k = 0;
+    let unique = 0; // keys of this page handed out (not read before)
     while (k < n && i < segs.length) {
       const s = segs[i];
       let chunkStart = -1, chunkEnd = -1;
@@ -379,6 +382,7 @@ class ParallelLister {
           this.planner.learnSample(s.sample);
         }
         this._emit(i, chunkStart === 0 && chunkEnd === n ? chunk : chunk.slice(chunkStart, chunkEnd));
+        unique += chunkEnd - chunkStart;
       }
       // What this page says about the segment's keys: all of them up to its end when the
       // page goes on past it or says nothing follows, else up to its last key.
@@ -407,6 +411,7 @@ class ParallelLister {
       }
       if ((seg.end !== null && compareKeys(seg.end, reach) <= 0) || (seg.known !== null && compareKeys(seg.known, reach) <= 0)) this._finish(seg);
     }
+    st.listKind(args.kind || 'next', n, unique);
     if (this.ordered) this._flush();
     this._forget();
     if (segs.length > 2 * this.concurrency + 64) this._compact();
@@ -450,6 +455,7 @@ class ParallelLister {
         if (this.error) return;
         this.stats.pages++;
         this.stats.keysReturned += chunkOf(page).length;
+        this.stats.listKind('recheck', chunkOf(page).length, 0);
         checkPage(page, rec.args.startAfter || '', rec.args.prefix);
         again[name] = { chunk: chunkOf(page), truncated: page.truncated };
         decide();
@@ -490,7 +496,8 @@ class ParallelLister {
   _listFolders(f, after, seg) {
     const from = seg.cursor, to = seg.end;
     this.stats.folderListings++;
-    const args = { prefix: f, startAfter: after, delimiter: DELIMITER, after };
+    this.stats.listKind('folders');
+    const args = { prefix: f, startAfter: after, delimiter: DELIMITER, after, kind: 'folders' };
     this._request(args, (page) => {
       this.stats.pages++;
       if (this.error) return;
@@ -558,6 +565,7 @@ class ParallelLister {
       const t = new Segment(sorted[p].start, p + 1 < sorted.length ? sorted[p + 1].start : seg.end);
       if (p + 1 === sorted.length) t.known = seg.known; // the same end, the same empty stretch before it
       if (sorted[p].gapEnd && t.end !== null && compareKeys(sorted[p].gapEnd, t.end) >= 0) t.known = lastKeyWith(sorted[p].key);
+      t.kind = sorted[p].from !== undefined ? 'scout' : sorted[p].folder ? 'folder' : sorted[p].guess ? 'cut' : 'hint';
       if (sorted[p].from !== undefined) t.probe = sorted[p];
       else if (sorted[p].guess && sorted[p].guess.at < sorted[p].key.length) t.probe = { key: sorted[p].key.slice(0, sorted[p].guess.at + 1), ...sorted[p].guess };
       if (sorted[p].from !== undefined || sorted[p].folder) t.sub = sorted[p].key;
