@@ -16,7 +16,10 @@
 //     own page making).
 //
 //   node bench/sim-list.js [--keys N] [--layouts a,b|none] [--generated N] [--seed S] [--family F]
-//        [--concurrency C] [--ordered|--unordered] [--no-folders] [--json]
+//        [--concurrency C] [--ordered|--unordered] [--no-folders] [--json] [--save FILE]
+//
+// --json prints every figure as JSON instead of the table; --save FILE writes that JSON to
+// a file beside the table.
 //
 // Named layouts are made with --seed; generated ones with seeds S, S+1, ... S+N-1 (the name
 // says which: tree-1234 is `--generated 1 --seed 1234`).
@@ -119,6 +122,7 @@ function parseArgs(argv) {
     orders: argv.includes('--unordered') ? [false] : argv.includes('--ordered') ? [true] : [true, false],
     folders: !argv.includes('--no-folders'),
     json: argv.includes('--json'),
+    save: opt('--save', null),
   };
 }
 
@@ -194,10 +198,9 @@ async function main() {
     }
   }
   const s = summary(results, o.concurrency);
-  if (o.json) {
-    console.log(JSON.stringify({ keys: o.count, concurrency: o.concurrency, seed: o.seed, results, summary: s }, null, 1));
-    return;
-  }
+  const json = () => JSON.stringify({ keys: o.count, concurrency: o.concurrency, seed: o.seed, generated: o.generated, results, summary: s }, null, 1);
+  if (o.save) require('fs').writeFileSync(o.save, json());
+  if (o.json) { console.log(json()); return; }
   if (legend.length) { console.log('\ngenerated layouts:'); for (const x of legend) console.log(`  ${x}`); }
   const t = (x) => `${x.layouts}/${s.layouts} layouts (${x.runs}/${s.runs} runs)`;
   console.log(`\ntargets met, both orders: keys exact ${t(s.exact)}; round trips within bound ${t(s.rounds)}; ` +
