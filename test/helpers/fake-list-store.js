@@ -5,7 +5,9 @@
 // misbehave on request: short truncated pages, random completion order, unordered pages,
 // ignored StartAfter, UTF-16 order (s3proxy), folder-by-folder order ("a/b" before "a-b",
 // SeaweedFS), a StartAfter equal to a folder's name skipping that folder (SeaweedFS) or one
-// that begins keys skipping them, and requests that stall.
+// that begins keys skipping them, and requests that stall. With `trace`, it also keeps per
+// round trip what the benchmark's virtual clock (bench/sim-list.js) measures: requests in
+// flight, keys handed out so far (each counted once), and the CPU its own pages took.
 
 // Per code unit, so prefixes stay prefixes: surrogates move above U+E000..U+FFFF.
 const HIGH = /[\uD800-\uFFFF]/g;
@@ -33,9 +35,10 @@ class FakeListStore {
   // rounds: every request waits for the next round, and all requests made meanwhile are
   // answered together, like S3 at a fixed latency; `round` then counts round trips (a
   // virtual clock: pass `clock: () => store.round` to a lister).
-  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, treeOrder = false, folderStartAfterBug = false, prefixStartAfterBug = false, stall = null } = {}) {
+  constructor(keys, { seed = 1, shortPageRate = 0, jitter = true, latencyMs = 0, rounds = false, unordered = false, ignoreStartAfter = false, maxKeys = 1000, utf16 = false, treeOrder = false, folderStartAfterBug = false, prefixStartAfterBug = false, stall = null, trace = false } = {}) {
     this.utf16 = utf16;
     this.treeOrder = treeOrder;
+    this.trace = trace;
     this.setKeys(keys);
     this.folderStartAfterBug = folderStartAfterBug;
     this.prefixStartAfterBug = prefixStartAfterBug;
@@ -55,6 +58,10 @@ class FakeListStore {
     this.stall = stall;
     this.inflight = 0;
     this.inflightRounds = 0; // sum over rounds of requests in flight (a round-weighted mean)
+    // trace: per round trip (in rounds mode), the requests it answered and the distinct keys
+    // handed out before it; the CPU (µs) spent making pages, which is the store's, not the client's.
+    this.roundTrace = trace ? [] : null;
+    this.serveMicros = 0;
   }
 
   // The keys the store holds (it may be given new ones between requests).
@@ -79,6 +86,9 @@ class FakeListStore {
       this.order = sorted.map((x) => x[0]);
       this.form = toInt;
     }
+    // trace: which keys (by their place in `served`) were handed out at least once.
+    this.handedOut = this.trace ? new Uint8Array(this.served.length) : null;
+    this.listedUnique = 0;
   }
 
   _nextRound() {
@@ -90,6 +100,7 @@ class FakeListStore {
       setImmediate(() => {
         this.round++;
         this.inflightRounds += this.inflight;
+        if (this.roundTrace) this.roundTrace.push({ inflight: this.inflight, listed: this.listedUnique });
         const go = this.waiting;
         this.waiting = [];
         for (const f of go) f();
@@ -154,6 +165,7 @@ class FakeListStore {
       // An aborted request stops waiting, as a closed connection would.
       if (wait) await (signal ? Promise.race([wait, aborted(signal)]) : wait);
     } finally { this.inflight--; }
+    const cpu = this.trace ? process.cpuUsage() : null;
     let i = continuationToken !== undefined ? Number(continuationToken)
       : Math.max(this.ignoreStartAfter ? 0 : this._after(startAfter), prefix ? this._prefixStart(prefix) : 0);
     let want = this.maxKeys;
@@ -172,10 +184,12 @@ class FakeListStore {
         continue;
       }
       items.push({ Key: k, Size: k.length, LastModified: new Date(0), ETag: '"x"', StorageClass: 'STANDARD' });
+      if (this.handedOut && !this.handedOut[i]) { this.handedOut[i] = 1; this.listedUnique++; }
       i++;
     }
     const truncated = i < all.length && (!prefix || all[i].startsWith(prefix));
     if (this.unordered) items.reverse();
+    if (cpu) { const d = process.cpuUsage(cpu); this.serveMicros += d.user + d.system; }
     return { items, prefixes, truncated, nextToken: truncated ? String(i) : undefined };
   }
 

@@ -5,29 +5,9 @@
 
 const utf8len = (s) => Buffer.byteLength(s, 'utf8');
 
-// mulberry32: tiny seeded PRNG, same sequence on every machine/Node version.
-function prng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n) => Math.floor(next() * n);
-  const pick = (arr) => arr[int(arr.length)];
-  // n bytes from the sequence, four at a time.
-  const bytes = (n) => {
-    const b = Buffer.alloc(n);
-    for (let i = 0; i < n; i += 4) {
-      const v = Math.floor(next() * 4294967296);
-      for (let j = 0; j < 4 && i + j < n; j++) b[i + j] = (v >>> (8 * j)) & 255;
-    }
-    return b;
-  };
-  return { next, int, pick, bytes };
-}
+// The seeded PRNG lives with the layout generators (test/generators/prng.js), so the
+// benchmark need not import test helpers; re-exported here for the tests.
+const { prng } = require('../generators/prng');
 
 const chars = (s) => Array.from(s); // code points, so astral chars stay whole
 const range = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
