@@ -1,0 +1,130 @@
+'use strict';
+// The seam between the parallel lister (the engine) and its planner (plan/online.js): the
+// planner sees segments read-only and answers with actions; only the engine changes
+// segments or sends requests. Segments here are made by hand from generated layouts
+// (fresh seeds each run, printed; S3BLITZ_TEST_SEED replays one), frozen, so any write to
+// them fails the test, and every action is checked against the segments it was asked about.
+const { OnlinePlanner } = require('../../src/plan/online');
+const { ItemChunk } = require('../../src/stores/chunks');
+const { compareKeys } = require('../../src/keys/order');
+const { generateLayout } = require('../generators/layouts');
+const { prng } = require('../generators/prng');
+
+const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+console.log(`online-planner seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
+
+const CONCURRENCY = 20;
+
+function planner(over = {}) {
+  return new OnlinePlanner({ prefix: '', concurrency: CONCURRENCY, ordered: true, folders: true, minPiece: 500, ...over });
+}
+
+// A listing part-way through: sorted keys cut into segments at random keys, each read up
+// to a random cursor, its last run of keys as its sample. Frozen, as the engine's are to
+// the planner.
+function midListing(seed, count = 20000) {
+  const r = prng(seed);
+  const keys = generateLayout(seed, count).keys.slice().sort(compareKeys);
+  const n = 1 + r.int(6);
+  const cuts = [...new Set(Array.from({ length: n - 1 }, () => 1 + r.int(keys.length - 2)))].sort((a, b) => a - b);
+  const bounds = [0, ...cuts, keys.length];
+  const segs = [];
+  const pages = [];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const lo = bounds[i], hi = bounds[i + 1]; // keys [lo, hi) belong to this segment
+    const start = lo === 0 ? '' : keys[lo - 1];
+    const end = hi === keys.length ? null : keys[hi - 1];
+    const read = r.int(Math.min(3000, hi - lo) + 1); // keys read so far
+    const cursor = read ? keys[lo + read - 1] : start;
+    const run = Math.min(read, 1000);
+    const sample = run >= 2 ? Object.freeze({ first: keys[lo + read - run], last: cursor, n: run }) : null;
+    if (run) pages.push(new ItemChunk(keys.slice(lo + read - run, lo + read).map((Key) => ({ Key }))));
+    const done = read === hi - lo && r.next() < 0.5;
+    segs.push(Object.freeze({ start, end, cursor, sample, busy: !done && r.next() < 0.5, done, held: 0, sub: null, known: null }));
+  }
+  return { keys, segs: Object.freeze(segs), pages };
+}
+
+function pointKey(p) { return typeof p === 'string' ? p : p.key; }
+
+describe(`the planner's actions, on listings part-way through generated layouts (seed ${SEED})`, () => {
+  const seeds = Array.from({ length: 12 }, (_, i) => SEED + i);
+
+  test.each(seeds)('seed %i: nothing written to segments; every action inside the segment it names; no more than the free slots', (seed) => {
+    const { segs, pages } = midListing(seed);
+    for (const free of [0, 1, 7, 40]) {
+      const p = planner();
+      for (const c of pages) p.learnPage(c);
+      for (const s of segs) if (s.sample) p.learnSample(s.sample);
+      const { folders, splits } = p.plan({ segs, head: 0, window: 1e9 }, free); // frozen: a write throws
+      let asked = folders.length;
+      for (const { seg, points } of splits) {
+        expect(segs).toContain(seg);
+        expect(seg.done).toBe(false);
+        asked += points.length;
+        for (const pt of points) {
+          const key = pointKey(pt);
+          expect(typeof key).toBe('string');
+          // A new segment may only begin after what its segment has handed out.
+          expect(compareKeys(key, seg.cursor)).toBeGreaterThan(0);
+          if (seg.end !== null) expect(compareKeys(key, seg.end)).toBeLessThanOrEqual(0);
+        }
+      }
+      for (const f of folders) {
+        expect(segs).toContain(f.seg);
+        expect(f.prefix.endsWith('/') || f.prefix === '').toBe(true);
+        // A folder listed is one that holds the segment's last page.
+        expect(f.seg.sample.last.startsWith(f.prefix)).toBe(true);
+        expect(f.after).toBe(f.seg.sample.last);
+      }
+      expect(asked).toBeLessThanOrEqual(free);
+      if (free === 0) expect(asked).toBe(0);
+    }
+  });
+
+  test('across these listings the planner does ask for something (the checks above are not vacuous)', () => {
+    let actions = 0;
+    for (const seed of seeds) {
+      const { segs, pages } = midListing(seed);
+      const p = planner();
+      for (const c of pages) p.learnPage(c);
+      const { folders, splits } = p.plan({ segs, head: 0, window: 1e9 }, 40);
+      actions += folders.length + splits.reduce((n, s) => n + s.points.length, 0);
+    }
+    expect(actions).toBeGreaterThan(0);
+  });
+
+  test.each(seeds.slice(0, 4))('seed %i: the same view, the same actions', (seed) => {
+    const { segs, pages } = midListing(seed);
+    const run = () => {
+      const p = planner();
+      for (const c of pages) p.learnPage(c);
+      const out = p.plan({ segs, head: 0, window: 1e9 }, 30);
+      return JSON.stringify({ f: out.folders.map((f) => [segs.indexOf(f.seg), f.prefix, f.after]), s: out.splits.map((s) => [segs.indexOf(s.seg), s.points.map(pointKey)]) });
+    };
+    expect(run()).toBe(run());
+  });
+});
+
+describe('folders a listing named are placed inside the range that asked, no more than a round of requests', () => {
+  test.each(Array.from({ length: 6 }, (_, i) => SEED + 100 + i))('seed %i', (seed) => {
+    const r = prng(seed);
+    const names = [...new Set(Array.from({ length: 1 + r.int(400) }, () => `d/${r.int(1e6).toString(36)}/`))].sort(compareKeys);
+    const p = planner();
+    const found = p.foldersListed('d/', 'd/', { chunk: new ItemChunk([]), folders: names, truncated: false });
+    expect(found.map((g) => g.key)).toEqual(names);
+    const from = names[r.int(names.length)];
+    const to = r.next() < 0.3 ? null : names[r.int(names.length)];
+    const segs = Object.freeze([Object.freeze({ start: '', end: null, cursor: from, done: false })]);
+    const placed = p.placeFolders(found, from, to, segs, () => 0);
+    const inside = names.filter((g) => compareKeys(g, from) > 0 && (to === null || compareKeys(g, to) <= 0));
+    if (!inside.length) { expect(placed).toBeNull(); return; }
+    const points = placed.flatMap((x) => x.points.map((pt) => pt.key));
+    expect(points.length).toBeGreaterThan(0);
+    expect(points.length).toBeLessThanOrEqual(CONCURRENCY);
+    for (const k of points) expect(inside).toContain(k);
+    expect(points).toEqual([...points].sort(compareKeys));
+    // Each names where its folder's subtree ends when nothing lies between it and the next.
+    for (const x of placed) for (const pt of x.points) expect(pt.folder).toBe(true);
+  });
+});
