@@ -70,6 +70,12 @@ class RequestStats {
     return this.listRequests ? (this.versions || this.keysUnique) / (this.listRequests * 1000) : null;
   }
 
+  // Keys parsed per key handed out: what overlapping pages cost in client CPU (1 when no
+  // page was read twice). Efficiency is what they cost in requests (dollars).
+  get parsedPerUnique() {
+    return this.keysUnique ? this.keysReturned / this.keysUnique : null;
+  }
+
   get estimatedCost() {
     let usd = (this.listRequests * PRICE_PER_1000.LIST) / 1000;
     for (const [type, n] of Object.entries(this.requests)) usd += ((PRICE_PER_1000[type] ?? 0.005) * n) / 1000;
@@ -86,6 +92,7 @@ class RequestStats {
       keysUnique: this.keysUnique,
       overlap: this.overlap,
       efficiency: this.efficiency === null ? null : Number(this.efficiency.toFixed(4)),
+      parsedPerUnique: this.parsedPerUnique === null ? null : Number(this.parsedPerUnique.toFixed(4)),
       splits: this.splits,
       hedges: this.hedges,
       hints: this.hints,

@@ -132,8 +132,11 @@ function tallyLine(label, t, width = 11) {
 
 function statsText(stats) {
   const eff = stats.efficiency === null ? '-' : stats.efficiency.toFixed(3);
+  const parsed = stats.parsedPerUnique == null ? '' : `, keys parsed per unique key ${stats.parsedPerUnique.toFixed(2)}`;
+  const kinds = stats.listKinds ? Object.entries(stats.listKinds).map(([k, v]) => `${k} ${fmtInt(v.requests)}`).join(', ') : '';
   return `list requests ${fmtInt(stats.listRequests)} (${fmtInt(stats.folderListings)} folder listings), pages ${fmtInt(stats.pages)}, ` +
-    `keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, overlap ${fmtInt(stats.overlap)}, efficiency ${eff}, ` +
+    `keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, overlap ${fmtInt(stats.overlap)}, efficiency ${eff}${parsed}, ` +
+    `${kinds ? `requests by kind (${kinds}), ` : ''}` +
     `in flight mean ${stats.meanInflight.toFixed(1)} max ${stats.maxInflight}, splits ${stats.splits}, hedges ${stats.hedges}` +
     `${stats.hints ? `, hints ${stats.hints}` : ''}${stats.retries ? `, retries ${stats.retries}` : ''}` +
     `${stats.versions ? `, versions ${fmtInt(stats.versions)} (${fmtInt(stats.versionFollowUps)} requests finishing a key)` : ''}` +

@@ -42,3 +42,20 @@ test('buckets and request statistics', () => {
 test('the library exports the reports', () => {
   expect(require('../../src').report).toBe(report);
 });
+
+test('request statistics say what overlapping pages cost: keys parsed per unique key, and requests by what they were for', () => {
+  const { RequestStats } = require('../../src/stats');
+  const s = new RequestStats();
+  s.listRequests = 3;
+  s.listKind('root', 1000, 1000);
+  s.listKind('cut', 1600, 1000);
+  s.keysReturned = 2600;
+  s.keysUnique = 2000;
+  const json = s.toJSON();
+  expect(json.parsedPerUnique).toBe(1.3);
+  expect(json.efficiency).toBeCloseTo(2000 / 3000, 4);
+  const text = report.format.statsText(json);
+  expect(text).toContain('keys parsed per unique key 1.30');
+  expect(text).toContain('requests by kind (root 1, cut 1)');
+  expect(new RequestStats().toJSON().parsedPerUnique).toBeNull();
+});
