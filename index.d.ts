@@ -73,7 +73,10 @@ export interface RequestStatsJSON {
   keysReturned: number;
   keysUnique: number;
   overlap: number;
+  /** Unique keys per list request's 1000 (1: no request wasted). */
   efficiency: number | null;
+  /** Keys parsed per unique key (1: no page read twice). */
+  parsedPerUnique: number | null;
   splits: number;
   hedges: number;
   hints: number;
@@ -82,6 +85,8 @@ export interface RequestStatsJSON {
   listRechecks: number;
   listChanges: number;
   fallback: 'sequential' | 'sorted' | null;
+  /** List requests by what they were for (root, next, cut, scout, folder, hint, folders, recheck): requests, keys returned, keys new among them. */
+  listKinds?: Record<string, { requests: number; keys: number; unique: number }>;
   requests: Record<string, number>;
   retries: number;
   throttles: number;
