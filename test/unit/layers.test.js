@@ -93,3 +93,11 @@ test('the AWS SDK is used by stores/ only', () => {
   expect(users.length).toBeGreaterThan(0);
   expect(users.filter((f) => !f.startsWith('stores/'))).toEqual([]);
 });
+
+test('the tests never require the benchmark (the benchmark uses the tests\' generators and helpers, one way)', () => {
+  const TEST = path.join(__dirname, '..');
+  const all = [...files(TEST)].filter((f) => f.endsWith('.js') && !f.includes(`${path.sep}node_modules${path.sep}`));
+  expect(all.length).toBeGreaterThan(50);
+  const bad = all.filter((f) => /require\(\s*['"](\.\.\/)+bench\//.test(fs.readFileSync(f, 'utf8'))).map((f) => path.relative(TEST, f));
+  expect(bad).toEqual([]);
+});

@@ -3,9 +3,9 @@
 // layout; keys are distinct valid S3 keys; every family is drawn; and the shapes really
 // differ (depth, fan-out, folder sizes, skew), measured here from the keys alone, not from
 // what the generator says it drew. Seeds are fresh each run (printed; S3BLITZ_TEST_SEED
-// replays a run). The harness that lists them (bench/sim-list.js) is checked at the end.
+// replays a run). The harness that lists them (test/helpers/sim-listing.js, which bench/sim-list.js runs) is checked at the end.
 const { generateLayout, layoutFamilies, LAYOUTS } = require('../generators/layouts');
-const { simulate, compareListing } = require('../../bench/sim-list');
+const { simulate, compareListing } = require('../helpers/sim-listing');
 
 const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
 console.log(`layout-generator seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);

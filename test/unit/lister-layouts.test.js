@@ -1,10 +1,10 @@
 'use strict';
-// The parallel lister on every key layout of bench/layouts.js, a million keys each, on a
+// The parallel lister on every named key layout of test/generators/, a million keys each, on a
 // virtual clock (every request takes one round trip; the fake's rounds advance only once
 // everything the last one set off has run, so the machine's speed does not matter): each
 // key exactly once, in order when asked, in few round trips (a sequential walk needs
 // 1,000), with most request slots in use, without wasting many requests.
-const { LAYOUTS } = require('../../bench/layouts');
+const { LAYOUTS } = require('../generators/layouts');
 const { FakeListStore } = require('../helpers/fake-list-store');
 const { ParallelLister } = require('../../src/list/parallel-lister');
 

@@ -7,7 +7,7 @@
 const { planShards, defaultBudget } = require('../../src/plan/shard-plan');
 const { FakeListStore } = require('../helpers/fake-list-store');
 const { SyntheticStore } = require('../helpers/synthetic-store');
-const { LAYOUTS } = require('../../bench/layouts');
+const { LAYOUTS } = require('../generators/layouts');
 const { PLAN_LAYOUTS } = require('../helpers/plan-layouts');
 const { normalizeRange } = require('../../src/keys/range');
 const { mergeResults, checkTiling } = require('../../src/stages/merge');

@@ -7,7 +7,7 @@ const os = require('os');
 const path = require('path');
 const { Listing } = require('../../src/list/listing');
 const { HintCollector, readHintsFile, TARGET } = require('../../src/list/split-hints');
-const { LAYOUTS } = require('../../bench/layouts');
+const { LAYOUTS } = require('../generators/layouts');
 const { FakeListStore, expectListing } = require('../helpers/fake-list-store');
 
 let cache;
