@@ -61,13 +61,12 @@ class OnlinePlanner {
     if (probe.at < probe.from.length) this.shape.probed(probe.from, probe.at, probe.key.codePointAt(probe.at), hit);
   }
 
-  // Keys a segment holds back for order, or will have to: what it holds, and what it
-  // still has to read by its last plan (a page, when it has none).
+  // Keys a segment holds back for order, or may soon: what it holds, and a page for the
+  // request it has in flight or will send. Memory, not a forecast: a segment whose estimate
+  // of what it has left is large (often wrongly) would otherwise hold back every segment
+  // after it, and ordered output would run on a few slots.
   ahead(s) {
-    if (s.done) return s.held;
-    const c = this.plans.get(s);
-    const plan = c && c.plan;
-    return s.held + (plan && plan.near ? plan.near.keys : PAGE);
+    return s.done ? s.held : s.held + PAGE;
   }
 
   /**
