@@ -20,11 +20,7 @@ const { inRange } = require('../keys/range');
 const { wireRange, walkPrefix, checkStart, refusedName, BEFORE_SLASH } = require('./start-check');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
-
-// Output waits until this many pages of keys have passed the listers' checks (or the listing ends),
-// holding at most HOLD_KEYS keys meanwhile.
-const HOLD_PAGES = 16;
-const HOLD_KEYS = 32000;
+const T = require('../plan/tuning').values;
 
 // Folders that begin inside a run of listed keys, with the key that must follow each:
 // for keys ... "logs/02/x", "logs/03/a" ..., StartAfter "logs/03" must answer "logs/03/a"
@@ -112,7 +108,9 @@ class GuardedLister {
       if (!held) { if (chunk.length) yield chunk; continue; }
       held.push(chunk);
       heldKeys += raw.length;
-      if (heldKeys < HOLD_KEYS && this.stats.checkedPages < HOLD_PAGES) continue;
+      // Output waits until HOLD_PAGES pages of keys have passed the listers' checks (or the
+      // listing ends), holding at most HOLD_KEYS keys meanwhile.
+      if (heldKeys < T.HOLD_KEYS && this.stats.checkedPages < T.HOLD_PAGES) continue;
       await this._verdicts();
       yield* release();
     }
@@ -226,4 +224,4 @@ function settled(promise) {
   return { verdict: async () => { const err = await done; if (err) throw err; } };
 }
 
-module.exports = { GuardedLister, canaryProbes, treeProbe, HOLD_KEYS, HOLD_PAGES };
+module.exports = { GuardedLister, canaryProbes, treeProbe, HOLD_KEYS: T.HOLD_KEYS, HOLD_PAGES: T.HOLD_PAGES };

@@ -3,16 +3,16 @@
 // its keys there must be the ones that segment's own first page returned. A server that
 // mishandles some StartAfter values (SeaweedFS skips a folder named by it) shows here.
 const { compareKeys } = require('../keys/order');
+const T = require('../plan/tuning').values;
 
 // What one page says about a segment's first keys: they are `keys` and nothing else in
 // (lo, hi] (hi null: to the end of the listing). A disagreement shows in the first keys
 // (a skipped folder is skipped from its start), so a record keeps at most RECORD_KEYS of
-// them, copied: a record may live as long as its segment, and must not keep a page alive.
-const RECORD_KEYS = 16;
+// them (tuning.js), copied: a record may live as long as its segment, and must not keep a page alive.
 
 class Record {
   constructor(chunk, from, to, lo, hi, args) {
-    const n = Math.min(to - from, RECORD_KEYS);
+    const n = Math.min(to - from, T.RECORD_KEYS);
     this.keys = new Array(n);
     for (let k = 0; k < n; k++) this.keys[k] = Buffer.from(chunk.key(from + k), 'utf8').toString('utf8');
     this.lo = lo;

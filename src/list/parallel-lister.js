@@ -17,6 +17,7 @@
 
 const { compareKeys, commonPrefix, lastKeyWith, keyBefore, minKey } = require('../keys/order');
 const { OnlinePlanner } = require('../plan/online');
+const T = require('../plan/tuning').values;
 const { normalizeRange, inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
@@ -91,13 +92,13 @@ class ParallelLister {
     this.ordered = options.ordered !== false;
     // Ordered output holds back what segments ahead of the first unfinished one return:
     // room for a few pages per request slot keeps every slot at work.
-    this.baseWindow = options.reorderWindow || Math.max(100, 4 * this.concurrency) * PAGE;
-    this.minPiece = (options.minPiecePages || 0.5) * PAGE;
+    this.baseWindow = options.reorderWindow || Math.max(T.WINDOW_MIN_PAGES, T.WINDOW_PAGES_PER_SLOT * this.concurrency) * PAGE;
+    this.minPiece = (options.minPiecePages || T.MIN_PIECE_PAGES) * PAGE;
     this.signal = options.signal;
     this.stats = options.stats || new RequestStats();
     this.log = options.log || (() => {});
     this.gate = new RequestGate({ concurrency: this.concurrency, maxRequests: options.maxListRequests, stats: this.stats, log: this.log });
-    this.out = new OutputQueue(options.maxQueuedPages || 32);
+    this.out = new OutputQueue(options.maxQueuedPages || T.QUEUED_PAGES);
     this.clock = options.clock || (() => performance.now());
     this.latency = options.hedge === false ? null : new LatencyWatch(options.hedgeAfter !== undefined ? { floorMs: options.hedgeAfter } : {});
     this.pending = new Set(); // requests in flight (each maybe sent twice)
@@ -299,7 +300,7 @@ class ParallelLister {
     const limit = this.latency.threshold();
     if (this.gate.stopped || limit === null) return;
     const now = this.clock();
-    let room = Math.max(1, Math.floor(this.concurrency / 10));
+    let room = Math.max(1, Math.floor(this.concurrency / T.HEDGE_SLOT_DIVISOR));
     for (const req of this.pending) if (req.hedged && !req.settled) room--;
     for (const req of this.pending) {
       if (room <= 0) break;
@@ -336,7 +337,7 @@ class ParallelLister {
     if (n > 1) st.checkedPages++;
     const cmp = page.ascii ? compareAscii : compareKeys;
     if (n === 0 && page.truncated) {
-      if (++st.emptyTruncated > 100) throw new FatalError(`the store keeps answering with empty pages it says are truncated (the last after ${showKey(args.startAfter)})`);
+      if (++st.emptyTruncated > T.EMPTY_TRUNCATED_MAX) throw new FatalError(`the store keeps answering with empty pages it says are truncated (the last after ${showKey(args.startAfter)})`);
     }
     // A few keys of every page teach the planner where keys lie.
     this.planner.learnPage(chunk);
@@ -414,7 +415,7 @@ class ParallelLister {
     st.listKind(args.kind || 'next', n, unique);
     if (this.ordered) this._flush();
     this._forget();
-    if (segs.length > 2 * this.concurrency + 64) this._compact();
+    if (segs.length > T.COMPACT_PER_SLOT * this.concurrency + T.COMPACT_SLACK) this._compact();
   }
 
   // A page's word on a segment's first keys, checked against what another page said.

@@ -12,8 +12,9 @@ const path = require('path');
 const crypto = require('crypto');
 const { compareKeys, keyProblem } = require('../keys/order');
 const { UsageError } = require('../errors');
+const T = require('../plan/tuning').values;
 
-const TARGET = 400; // hints kept: enough for a few rounds of requests at any concurrency
+// Hints kept: SPLIT_HINTS (tuning.js), enough for a few rounds of requests at any concurrency.
 const FORMAT = 's3blitz split hints 1';
 
 function cacheDir(env = process.env) {
@@ -27,7 +28,7 @@ function cacheFile(where, env) {
   return path.join(cacheDir(env), `${id}.json`);
 }
 
-// Keys seen at page ends, thinned as they come so that about TARGET..2×TARGET remain,
+// Keys seen at page ends, thinned as they come so that about SPLIT_HINTS..2×SPLIT_HINTS remain,
 // spread evenly by the count of keys between them.
 class HintCollector {
   constructor() {
@@ -39,7 +40,7 @@ class HintCollector {
   add(key) {
     if (this.seen++ % this.every !== 0) return;
     this.keys.push(key);
-    if (this.keys.length >= 2 * TARGET) {
+    if (this.keys.length >= 2 * T.SPLIT_HINTS) {
       this.keys.sort(compareKeys);
       this.keys = this.keys.filter((_, i) => i % 2 === 1);
       this.every *= 2;
@@ -53,7 +54,7 @@ class HintCollector {
 
 // Every n-th of many keys, as hints.
 function thin(keys) {
-  const step = Math.max(1, Math.floor(keys.length / TARGET));
+  const step = Math.max(1, Math.floor(keys.length / T.SPLIT_HINTS));
   const out = [];
   for (let i = step - 1; i < keys.length; i += step) out.push(keys[i]);
   return out;
@@ -129,4 +130,4 @@ function saveCachedHints(where, keys, env) {
   }
 }
 
-module.exports = { HintCollector, readHintsFile, loadCachedHints, saveCachedHints, cacheFile, TARGET };
+module.exports = { HintCollector, readHintsFile, loadCachedHints, saveCachedHints, cacheFile, TARGET: T.SPLIT_HINTS };

@@ -5,8 +5,7 @@
 // stamped at or before the moment decides, as versions.js decides for a whole listing.
 // Memory stays at one page whatever the key's number of versions.
 const { FatalError } = require('../errors');
-
-const MAX_EMPTY_PAGES = 100;
+const T = require('../plan/tuning').values;
 
 /**
  * @param store a store with listVersionsPage (s3-store.js)
@@ -31,7 +30,7 @@ async function findVersionAt(store, key, t, { signal, stats } = {}) {
     if (!page.truncated) return { none: true, later };
     const last = page.entries[page.entries.length - 1];
     if (!last) {
-      if (++empty > MAX_EMPTY_PAGES) throw new FatalError(`the store keeps answering ListObjectVersions of ${JSON.stringify(key)} with empty pages it says are truncated`);
+      if (++empty > T.VERSION_EMPTY_PAGES) throw new FatalError(`the store keeps answering ListObjectVersions of ${JSON.stringify(key)} with empty pages it says are truncated`);
       continue;
     }
     if (last.VersionId === versionIdMarker && last.Key === keyMarker) throw new FatalError(`the store answered ListObjectVersions after version ${JSON.stringify(last.VersionId)} of ${JSON.stringify(key)} with that version again`);

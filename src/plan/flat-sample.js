@@ -13,7 +13,7 @@
 // broad one finds much more room than the fitted one, the interval has not been explored:
 // the fitted shape has not seen what lies there, so its estimate may be far too low.
 //
-// Each round probes the intervals that could hold the most, at most SCOUTS each:
+// Each round probes the intervals that could hold the most, at most SAMPLE_SCOUTS each:
 // - an unexplored one with scouts: past its first key, at the first position where it has
 //   room, the next character and others spread over the room (as the lister's scouts do):
 //   what lies between two regions of keys is found, one level of the key at a time;
@@ -23,10 +23,10 @@
 const { KeyShape } = require('./key-shape');
 const { compareKeys, keyProblem, commonPrefix, lastKeyWith, prefixEnd } = require('../keys/order');
 const { spread } = require('./spread');
+const T = require('./tuning').values;
 
-const SAMPLE_EVERY = 10; // keys of a page kept to place cuts (and the last)
-const SCOUTS = 4; // scouts in one interval in a round
-const SPLITS = 16; // probes in one interval in a round
+// Tuning (tuning.js): SAMPLE_EVERY-th keys of a page kept to place cuts (and the last);
+// SAMPLE_SCOUTS scouts, SAMPLE_PROBES probes in one interval in a round.
 const PAGE = 1000;
 const RUNS = true; // fitted estimates count the digits of a varied number in full (KeyShape.frac runs)
 
@@ -54,7 +54,7 @@ function readInterval(lo, hi, entries) {
   entries.forEach((e, j) => {
     if (e.folder !== undefined) { iv.marks.push({ rank: iv.keys, folder: e.folder }); return; }
     iv.keys++;
-    if (iv.keys % SAMPLE_EVERY === 0 || j === entries.length - 1) iv.marks.push({ rank: iv.keys, key: e.key });
+    if (iv.keys % T.SAMPLE_EVERY === 0 || j === entries.length - 1) iv.marks.push({ rank: iv.keys, key: e.key });
   });
   iv.folders = iv.marks.filter((m) => m.folder !== undefined).map((m) => m.folder);
   iv.entries = entries.length;
@@ -143,7 +143,7 @@ class FlatSample {
   }
 
   // What an entry of a read interval typically weighs: keys one, folders their estimate;
-  // the mean of those within ten times the median (one large folder among keys says
+  // the mean of those within SAMPLE_OUTLIER times the median (one large folder among keys says
   // nothing about the keys next to it).
   _entryWeight(nb) {
     if (!nb.folders.length) return 1;
@@ -151,7 +151,7 @@ class FlatSample {
     const all = w.concat(new Array(nb.keys).fill(1)).sort((a, b) => a - b);
     if (!all.length) return 1;
     const median = all[all.length >> 1];
-    const kept = all.filter((v) => v <= 10 * Math.max(1, median));
+    const kept = all.filter((v) => v <= T.SAMPLE_OUTLIER * Math.max(1, median));
     return kept.reduce((a, b) => a + b, 0) / kept.length;
   }
 
@@ -233,7 +233,7 @@ class FlatSample {
         const w = Math.max(0, this._x(to, c, broad) - this._x(from, c, broad));
         if (!ds.length) return { est: nbs.length ? 0 : Infinity, room: Infinity, w };
         const mean = ds.reduce((a, b) => a + b, 0) / ds.length;
-        const split = ds.length < 2 || Math.max(...ds) > 2 * Math.min(...ds);
+        const split = ds.length < 2 || Math.max(...ds) > T.SAMPLE_DENSITY_SPLIT * Math.min(...ds);
         return { est: w * mean * weight, room: w * Math.max(...ds) * weight, w, split };
       };
       const fit = measure(false), broad = measure(true);
@@ -246,15 +246,15 @@ class FlatSample {
   }
 
   // Whether the interval could hold much more than its estimate says.
-  _unexplored(iv) { return !Number.isFinite(iv.est) || iv.room > 2 * iv.est + PAGE; }
+  _unexplored(iv) { return !Number.isFinite(iv.est) || iv.room > T.SAMPLE_UNEXPLORED * iv.est + T.SAMPLE_UNEXPLORED_PAGES * PAGE; }
 
   /** Up to k probe points inside unread interval iv, sorted. */
   points(iv, k) {
     this._estimate();
     if (iv.lo === '' || !this.started) return [iv.lo];
     const worth = Math.max(iv.est, iv.room);
-    if (Number.isFinite(worth) && worth <= 1.5 * PAGE) return [iv.lo];
-    k = Math.min(k, this._unexplored(iv) ? SCOUTS : SPLITS);
+    if (Number.isFinite(worth) && worth <= T.SAMPLE_ONE_PAGE * PAGE) return [iv.lo];
+    k = Math.min(k, this._unexplored(iv) ? T.SAMPLE_SCOUTS : T.SAMPLE_PROBES);
     const out = new Set();
     const add = (p) => {
       if (p === null || out.size >= k) return;
@@ -277,7 +277,7 @@ class FlatSample {
     // region is found at once where the key shape would take many halvings (between two
     // names its positions are shared with others).
     if (m && m.run && (m.split || this._unexplored(iv))) add(prefixEnd(m.run.P));
-    if (this._unexplored(iv)) for (const p of this._scouts(iv, SCOUTS)) add(p);
+    if (this._unexplored(iv)) for (const p of this._scouts(iv, T.SAMPLE_SCOUTS)) add(p);
     // The rest near the quantiles of the estimate; of what it could hold where that is
     // much more (spread over the room the fitted shape has not seen).
     const broad = this._unexplored(iv);
@@ -427,4 +427,4 @@ class FlatSample {
   }
 }
 
-module.exports = { FlatSample, SPLITS, PAGE };
+module.exports = { FlatSample, PAGE };

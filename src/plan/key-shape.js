@@ -8,16 +8,14 @@
 
 const { compareKeys, keyBytes, MAX_KEY_BYTES } = require('../keys/order');
 const { spread } = require('./spread');
+const T = require('./tuning').values;
 
-const MAX_SEGMENTS = 64;
-const MAX_OFFSET = 128;
-const MAX_AREAS = 256;
-const MAX_CHARS = 96; // past this many, a position takes any character seen anywhere
-// A character probed this often at a position without finding a sibling is not guessed there again.
-const MISSES = 2;
-const ENDS = -1; // the key ends here: before every character
-const BROAD_RUN = 8; // constant positions before a varying one that may vary too (broad)
-const DEPTH_MISSES = 12; // positions past where two keys part that learnGap counts misses at
+// Positions are slots: (area x SHAPE_MAX_LEVELS + level) x SHAPE_MAX_OFFSET + offset.
+// Past SHAPE_MAX_CHARS characters a position takes any character seen anywhere. A character
+// probed SHAPE_MISSES times at a position without finding a sibling is not guessed there
+// again. SHAPE_BROAD_RUN: constant positions before a varying one that may vary too
+// (broad); SHAPE_GAP_DEPTH: positions past where two keys part that learnGap counts misses at.
+const ENDS = -1; // the key ends here: before every character (a sentinel, not a tuning number)
 
 function isDigit(cp) { return cp >= 0x30 && cp <= 0x39; }
 function isLower(cp) { return cp >= 0x61 && cp <= 0x7a; }
@@ -62,7 +60,7 @@ class Cursor {
 
   slotAt(i) {
     const off = i - this.start;
-    return this.seg < MAX_SEGMENTS && off < MAX_OFFSET ? (this.area * MAX_SEGMENTS + this.seg) * MAX_OFFSET + off : -1;
+    return this.seg < T.SHAPE_MAX_LEVELS && off < T.SHAPE_MAX_OFFSET ? (this.area * T.SHAPE_MAX_LEVELS + this.seg) * T.SHAPE_MAX_OFFSET + off : -1;
   }
 
   step(i, cp) {
@@ -78,7 +76,7 @@ class KeyShape {
   // where this one has seen a position take one character or none, it goes by the prior's.
   constructor(prior = null) {
     this.prior = prior;
-    this.areas = prior ? prior.areas : new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past MAX_AREAS
+    this.areas = prior ? prior.areas : new Map(); // top-level folder name -> its number (1...); 0: flat keys, and past SHAPE_MAX_AREAS
     this.slots = new Map();
     this.alpha = prior ? prior.alpha : []; // every code point seen, sorted
     this.learned = 0; // keys learnt (what caches of the whole shape go by)
@@ -109,7 +107,7 @@ class KeyShape {
   _area(name) {
     let a = this.areas.get(name);
     if (a === undefined) {
-      if (this.areas.size >= MAX_AREAS) return 0;
+      if (this.areas.size >= T.SHAPE_MAX_AREAS) return 0;
       a = this.areas.size + 1;
       this.areas.set(name, a);
     }
@@ -134,9 +132,9 @@ class KeyShape {
         const n = slot.chars.length;
         insertSorted(slot.chars, cp);
         if (slot.chars.length !== n) slot.version++;
-        if (slot.chars.length > MAX_CHARS) { slot.wide = true; slot.chars = []; }
+        if (slot.chars.length > T.SHAPE_MAX_CHARS) { slot.wide = true; slot.chars = []; }
       }
-      if (this.alpha.length < 4096) insertSorted(this.alpha, cp);
+      if (this.alpha.length < T.SHAPE_MAX_ALPHABET) insertSorted(this.alpha, cp);
       c.step(i, cp);
       if (cp > 0xffff) i++;
     }
@@ -166,12 +164,12 @@ class KeyShape {
     let maxDigit = -1;
     for (const cp of seen) if (isDigit(cp)) maxDigit = Math.max(maxDigit, cp);
     const digits = bold ? maxDigit + 1 : maxDigit; // guessing a sibling: one more
-    const lower = count(isLower) >= 2 || (floor && maxDigit >= 0), upper = count(isUpper) >= 2;
+    const lower = count(isLower) >= T.SHAPE_LETTERS || (floor && maxDigit >= 0), upper = count(isUpper) >= T.SHAPE_LETTERS;
     const other = count((cp) => !isDigit(cp) && !isLower(cp) && !isUpper(cp)) > 0;
-    const anything = (maxDigit >= 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= 3;
+    const anything = (maxDigit >= 0) + (count(isLower) > 0) + (count(isUpper) > 0) + other >= T.SHAPE_KINDS_ANY;
     const set = new Set(seen);
     for (const cp of this.alpha) {
-      if (set.has(cp) || (slot.misses.get(cp) || 0) >= MISSES) continue;
+      if (set.has(cp) || (slot.misses.get(cp) || 0) >= T.SHAPE_MISSES) continue;
       if (anything || (isDigit(cp) && cp <= digits) || (lower && isLower(cp)) || (upper && isUpper(cp))) set.add(cp);
     }
     return [...set].sort((a, b) => a - b);
@@ -181,7 +179,7 @@ class KeyShape {
   // position seen to vary takes every character of the kinds the varying positions of its
   // folder name take (digits, lower case, upper case; with three kinds, any character):
   // a field seen at 00 may run to 99, a name seen to start with 0 may start with z. So do
-  // the last BROAD_RUN positions before a key's first varying one, even when one page
+  // the last SHAPE_BROAD_RUN positions before a key's first varying one, even when one page
   // showed a single character there: the first page of a range holds its lowest keys, so
   // what varies across the range is constant on it. Positions further up are constant (a
   // run that long would take more pages than any bucket holds to vary), and positions
@@ -200,13 +198,13 @@ class KeyShape {
 
   // The kinds of character the varying positions of slot id's folder name take.
   _nameKinds(id) {
-    const base = id - (id % MAX_OFFSET);
+    const base = id - (id % T.SHAPE_MAX_OFFSET);
     const learned = this.learned + (this.prior ? this.prior.learned * 1e9 : 0);
     if (!this.kindsCache || this.kindsCache.learned !== learned) this.kindsCache = { learned, byName: new Map() };
     let m = this.kindsCache.byName.get(base);
     if (m === undefined) {
       m = 0;
-      for (let off = 0; off < MAX_OFFSET; off++) {
+      for (let off = 0; off < T.SHAPE_MAX_OFFSET; off++) {
         const s = this._view(base + off);
         if (this._varying(s)) m |= this._kinds(s);
       }
@@ -220,9 +218,9 @@ class KeyShape {
   _broad(slot, kinds) {
     const seen = new Set(slot.chars);
     const set = new Set(slot.chars);
-    const add = (cp) => { if (!seen.has(cp) && (slot.misses.get(cp) || 0) < MISSES) set.add(cp); };
+    const add = (cp) => { if (!seen.has(cp) && (slot.misses.get(cp) || 0) < T.SHAPE_MISSES) set.add(cp); };
     const m = slot.wide ? 15 : kinds | this._kinds(slot);
-    if (slot.wide || ((m & 1) > 0) + ((m & 2) > 0) + ((m & 4) > 0) + ((m & 8) > 0) >= 3) for (const cp of this.alpha) add(cp);
+    if (slot.wide || ((m & 1) > 0) + ((m & 2) > 0) + ((m & 4) > 0) + ((m & 8) > 0) >= T.SHAPE_KINDS_ANY) for (const cp of this.alpha) add(cp);
     if (m & 1) for (let cp = 0x30; cp <= 0x39; cp++) add(cp);
     if (m & 2) for (let cp = 0x61; cp <= 0x7a; cp++) add(cp);
     if (m & 4) for (let cp = 0x41; cp <= 0x5a; cp++) add(cp);
@@ -234,7 +232,7 @@ class KeyShape {
    * point (probe); b null: nothing after a from `from` on): where they part, the characters between theirs are missing there, and past
    * it, the characters after a's are missing at a's positions (a ended its subtrees).
    * Counted as misses where the broad shape would have guessed them (positions from
-   * `from` on, at most DEPTH_MISSES past where they part).
+   * `from` on, at most SHAPE_GAP_DEPTH past where they part).
    */
   learnGap(a, b, from = 0, probe = false) {
     let j = from;
@@ -242,7 +240,7 @@ class KeyShape {
     if (j > from && j < a.length && a.charCodeAt(j - 1) >= 0xd800 && a.charCodeAt(j - 1) <= 0xdbff) j--;
     if (j >= a.length) return; // a is a prefix of b
     const c = new Cursor(this, a, j);
-    for (let i = j, n = 0; i < a.length && n < DEPTH_MISSES; n++) {
+    for (let i = j, n = 0; i < a.length && n < T.SHAPE_GAP_DEPTH; n++) {
       const id = c.slotAt(i);
       const slot = this._slot(id, false);
       const cp = a.codePointAt(i);
@@ -269,7 +267,7 @@ class KeyShape {
   _weightedAt(slot, id, i, v, broad, run = false) {
     const counting = run && !slot.wide && slot.chars.some(isDigit) && slot.chars.every((cp) => cp === ENDS || isDigit(cp));
     if (!broad) return counting ? this._weighted(slot, 1) : this._weighted(slot);
-    if (!(this._varying(slot) || (i < v && i >= v - BROAD_RUN) || counting)) return this._weighted(slot);
+    if (!(this._varying(slot) || (i < v && i >= v - T.SHAPE_BROAD_RUN) || counting)) return this._weighted(slot);
     return this._weighted(slot, this._nameKinds(id));
   }
 
@@ -341,7 +339,7 @@ class KeyShape {
     const slot = this._slot(new Cursor(this, key, i).slotAt(i), false);
     const after = key.codePointAt(i);
     const next = after + 1 === 0xd800 ? 0xe000 : after + 1;
-    const missed = (cp) => slot && (slot.misses.get(cp) || 0) >= MISSES;
+    const missed = (cp) => slot && (slot.misses.get(cp) || 0) >= T.SHAPE_MISSES;
     const out = next <= 0x10ffff && !missed(next) ? [next] : [];
     if (!slot) return out;
     const chars = broad ? [...new Set([...this._allowed(slot, true, floor), ...this.alpha])].sort((a, b) => a - b) : this._allowed(slot, true, floor);
@@ -398,7 +396,7 @@ class KeyShape {
     let s = context;
     const c = new Cursor(this, context, context.length);
     let run = runs && this._runAt(context, 0, context.length);
-    for (let i = context.length, steps = 0; steps < 64; steps++) {
+    for (let i = context.length, steps = 0; steps < T.SHAPE_KEY_AT_CHARS; steps++) {
       const id = c.slotAt(i);
       const slot = this._view(id);
       if (!slot) break;
@@ -415,7 +413,7 @@ class KeyShape {
       if (runs) run = this._runAfter(run, slot, cp);
       c.step(i, cp);
       i += cp > 0xffff ? 2 : 1;
-      if (compareKeys(s, lo) > 0 && (hi === null || compareKeys(s, hi) < 0) && f < 1e-3) break;
+      if (compareKeys(s, lo) > 0 && (hi === null || compareKeys(s, hi) < 0) && f < T.SHAPE_KEY_AT_SHARE) break;
     }
     if (compareKeys(s, lo) <= 0 || (hi !== null && compareKeys(s, hi) >= 0) || keyBytes(s) > MAX_KEY_BYTES) return null;
     return s;

@@ -5,15 +5,14 @@
 // prefix's rate. Lanes start together, so every top-level folder is copied at once.
 //
 // The cut comes from one folder listing (Delimiter "/") of the source prefix, descending
-// through levels that hold a single folder and nothing else (at most MAX_DEPTH): at the
+// through levels that hold a single folder and nothing else (at most LANES_MAX_DEPTH): at the
 // first level with two or more folders, they are shared out in order among up to maxLanes
 // lanes. A lane ends at the folder prefix where the next lane's first folder begins (the
 // ranges are (after, stop], so the object named like that folder prefix, such as "b/",
 // ends the lane before it). A level of more than one page is not cut (its folders are then
 // many and small, and one listing moves through them quickly).
 const { compareKeys } = require('../keys/order');
-
-const MAX_DEPTH = 4;
+const T = require('./tuning').values;
 
 /**
  * @param store the source store (listPage with a delimiter)
@@ -21,10 +20,10 @@ const MAX_DEPTH = 4;
  * @param o {maxLanes, signal, stats (its folder listings are counted there)}
  * @returns [{after, stop}] in key order, two or more, covering the range; or null (one lane)
  */
-async function planLanes(store, range, { maxLanes = 16, signal, stats } = {}) {
+async function planLanes(store, range, { maxLanes = T.LANES_MAX, signal, stats } = {}) {
   if (!store.delimiters || maxLanes < 2 || range.empty) return null;
   let prefix = range.prefix;
-  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+  for (let depth = 0; depth < T.LANES_MAX_DEPTH; depth++) {
     const page = await store.listPage({ prefix, delimiter: '/', maxKeys: 1000, signal });
     if (stats) { stats.listRequests++; stats.folderListings++; stats.pages++; }
     if (page.truncated) return null;

@@ -17,6 +17,7 @@
 // `at` of key `from`, or {key, folder, gapEnd} folders a listing named).
 const { compareKeys, commonPrefix, prefixEnd, lastKeyWith, keyBefore, minKey } = require('../keys/order');
 const { KeyShape } = require('./key-shape');
+const T = require('./tuning').values;
 
 const PAGE = 1000;
 const DELIMITER = '/';
@@ -47,7 +48,7 @@ class OnlinePlanner {
 
   // A page's keys, a few of each, teach the key shape where keys lie.
   learnPage(chunk) {
-    for (let k = 0; k < chunk.length; k += 97) this.shape.learn(chunk.key(k));
+    for (let k = 0; k < chunk.length; k += T.LEARN_EVERY) this.shape.learn(chunk.key(k));
   }
 
   // A segment's newest run of keys ({first, last, n}).
@@ -102,7 +103,7 @@ class OnlinePlanner {
     // what they can use, in order. Otherwise scouts one from each segment in turn, then
     // pieces in proportion to what each segment has left near; none under minPiece keys.
     for (const p of plans) { p.points = []; p.k = 0; }
-    const cuts = plans.filter((p) => p.near && p.near.keys >= 2 * this.minPiece);
+    const cuts = plans.filter((p) => p.near && p.near.keys >= T.CUT_MIN_PIECES * this.minPiece);
     for (const p of cuts) p.max = Math.floor(p.near.keys / this.minPiece) - 1;
     if (this.ordered) {
       for (const p of plans) {
@@ -260,7 +261,7 @@ class OnlinePlanner {
   // costs a request for little (a deep tree of a few folders per level).
   _worthListing(f) {
     const d = this.fanout[depthOf(f)];
-    return !d || d.listings < 3 || d.found >= 4 * d.listings;
+    return !d || d.listings < T.FOLDER_TRIAL_LISTINGS || d.found >= T.FOLDER_MIN_FANOUT * d.listings;
   }
 
   // Whether f has been listed (or is being listed) from at or before `after` as far as

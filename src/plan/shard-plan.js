@@ -13,7 +13,7 @@
 // of (levels of two to four folders and no keys) is sampled flat from its top instead: a
 // flat page sizes a small subtree at once, and the key shape measures the large ones.
 //
-// Each round spends at most ROUND requests where the most keys rest on the least
+// Each round spends at most PLAN_ROUND requests where the most keys rest on the least
 // knowledge: unread stretches that could hold the most, and folders whose siblings'
 // estimate rests on few listed ones. A cut falls on a key read, inside a sampled stretch on
 // a key its estimate places, else at a folder's edge.
@@ -24,16 +24,17 @@
 // source exactly.
 const { KeyShape } = require('./key-shape');
 const { compareKeys } = require('../keys/order');
-const { FlatSample, SPLITS, PAGE } = require('./flat-sample');
+const { FlatSample } = require('./flat-sample');
 const { spread } = require('./spread');
+const T = require('./tuning').values;
 
-const ROUND = 32; // requests in flight at once
-const PACE = 8; // requests a round for what has a basis while some folders have none
-const SPARSE = 3; // levels of two to four folders and no keys before a subtree is sampled flat
+// Tuning (tuning.js): PLAN_ROUND requests in flight at once; PLAN_PACE requests a round for
+// what has a basis while some folders have none; PLAN_SPARSE_LEVELS levels of two to
+// PLAN_SPARSE_FOLDERS folders and no keys before a subtree is sampled flat.
 
 // Requests a plan of n shards may spend: a few hundred for usual shard counts, at most 1,000.
 function defaultBudget(n) {
-  return Math.min(1000, 64 + 6 * n);
+  return Math.min(T.PLAN_BUDGET_MAX, T.PLAN_BUDGET_BASE + T.PLAN_BUDGET_PER_SHARD * n);
 }
 
 class Folder {
@@ -135,13 +136,13 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   };
 
   // A subtree too deep and narrow to size by listing folders: sampled flat from its top.
-  const sparse = (f) => f && f.sample && !f.flat && f.sample.done && f.sample.folders.length >= 1 && f.sample.folders.length <= 4 &&
+  const sparse = (f) => f && f.sample && !f.flat && f.sample.done && f.sample.folders.length >= 1 && f.sample.folders.length <= T.PLAN_SPARSE_FOLDERS &&
     f.sample.intervals.every((iv) => iv.keys === 0);
   // So is a folder of many small folders: a flat page reads many of them at once.
   const small = (f) => {
-    if (f.flat || !f.sample || f.children.size < 5) return false;
+    if (f.flat || !f.sample || f.children.size < T.PLAN_FLAT_FOLDERS) return false;
     const sized = [...f.children.values()].filter(isGrounded);
-    return sized.length >= Math.min(3, f.children.size) && sized.reduce((s, c) => s + estimate(c), 0) / sized.length < PAGE / 5;
+    return sized.length >= Math.min(T.PLAN_FLAT_SIZED, f.children.size) && sized.reduce((s, c) => s + estimate(c), 0) / sized.length < T.PLAN_SMALL_FOLDER_KEYS;
   };
   const flatten = () => {
     refresh();
@@ -152,7 +153,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       else if (sparse(f)) {
         let levels = 0;
         for (let a = f; sparse(a); a = a.parent) { if (a.sample.folders.length >= 2) levels++; top = a; }
-        if (levels < SPARSE) top = null;
+        if (levels < T.PLAN_SPARSE_LEVELS) top = null;
       }
       if (!top) continue;
       // What its listings showed of its folders' names is kept for the flat sample's shape.
@@ -183,7 +184,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       return levers.get(f.parent);
     };
     for (const f of folders.values()) {
-      if (f.sample && f.sample.started) for (const [iv, u] of f.sample.open()) wants.push({ pri: u * lever(f), key: iv.lo, depth: f.depth, f, iv, k: 0, max: SPLITS });
+      if (f.sample && f.sample.started) for (const [iv, u] of f.sample.open()) wants.push({ pri: u * lever(f), key: iv.lo, depth: f.depth, f, iv, k: 0, max: T.SAMPLE_PROBES });
       else if (f.sample) wants.push({ pri: Infinity, key: f.prefix, depth: f.depth, f, iv: f.sample.intervals[0], k: 0, max: 1 });
     }
     // Folders not started, by parent: the mass their estimate rests on, shared by the grounded siblings it comes from.
@@ -202,18 +203,18 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     if (!wants.length) break;
     const gain = (w) => (w.group ? (Number.isFinite(w.mass) ? w.mass / (w.ground + 1 + w.k) : Infinity) : w.pri / (w.k + 1));
     const order = (a, b) => (gain(b) - gain(a)) || (a.depth - b.depth) || compareKeys(a.key, b.key);
-    let left = Math.min(ROUND, budget - requests);
+    let left = Math.min(T.PLAN_ROUND, budget - requests);
     // While some folders have nothing to go by, they are sized first, one level a round
     // (their folders' names come with each listing): the rest waits, a few requests a round,
     // so that the budget lasts until they are.
     const blind = wants.filter((w) => w.pri === Infinity).length;
-    if (blind) left = Math.min(left, blind + PACE);
+    if (blind) left = Math.min(left, blind + T.PLAN_PACE);
     for (; left > 0; left--) {
       let best = null;
       for (const w of wants) {
         if (w.k >= w.max) continue;
         const g = gain(w);
-        if (w.k > 0 && !(g >= PAGE / 2)) continue;
+        if (w.k > 0 && !(g >= T.PLAN_PROBE_WORTH)) continue;
         if (!best || order(w, best) < 0) best = w;
       }
       if (!best) break;
@@ -227,7 +228,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       if (w.group) {
         // A folder starts the way its siblings ended up: flat where they were sampled flat.
         const sibs = [...w.group[0].parent.children.values()];
-        const flat = sibs.length >= 5 && sibs.some((c) => c.flat);
+        const flat = sibs.length >= T.PLAN_FLAT_FOLDERS && sibs.some((c) => c.flat);
         for (const c of w.group.slice(0, w.k)) { c.flat = flat; start(c); probes.set(c.sample, [[c.sample.intervals[0], '']]); }
         continue;
       }
@@ -240,7 +241,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     flatten();
   }
 
-  unknown = 1;
+  unknown = T.PLAN_UNKNOWN_KEYS;
   refresh();
   const total = estimate(root);
   const safeTotal = Number.isFinite(total) ? total : 0;

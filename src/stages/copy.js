@@ -18,11 +18,9 @@ const { CopyRun } = require('./copy-run');
 const { resolvePaths, checkMapping } = require('./paths');
 const { resolveLocation } = require('../stores/location');
 const { planLanes, lanesFromBounds } = require('../plan/lanes');
+const T = require('../plan/tuning').values;
 const { compareKeys } = require('../keys/order');
 const { DEFAULTS } = require('../options');
-
-// Lanes a copy lists at once at most (plan/lanes.js).
-const MAX_LANES = 16;
 
 // Whether the source is read by version (a version id in every copy source).
 function versioned(options) {
@@ -50,7 +48,7 @@ function openCopy(options, journal, paths) {
   const startAfter = journal && !journal.lanes && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter;
   // Copies go far slower than listing: pages listed ahead or held back for order only
   // cost memory here (the copier has its own queue of --max-queue-size objects).
-  const listing = new Listing({ ...options, sourceLocation: paths.source, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || 20000, maxQueuedPages: 4, sockets: transferSockets(co) });
+  const listing = new Listing({ ...options, sourceLocation: paths.source, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || T.COPY_REORDER_WINDOW, maxQueuedPages: T.COPY_QUEUED_PAGES, sockets: transferSockets(co) });
   let dst, dstLoc;
   try {
     // options.targetStore: a store object of the caller's, as options.store for the source.
@@ -180,11 +178,11 @@ async function laneListings(c, options, journal) {
   } else {
     if (listing.store.type !== 's3' || options.sequential || options.toKey || listing.location.single !== undefined || versioned(options) || listing.heads) return null;
     await listing.store.open();
-    lanes = await planLanes(listing.store, listing.range, { maxLanes: MAX_LANES, signal: c.signal, stats: c.stats });
+    lanes = await planLanes(listing.store, listing.range, { maxLanes: T.LANES_MAX, signal: c.signal, stats: c.stats });
     if (!lanes) return null;
   }
   if (journal) journal.useLanes(lanes.slice(1).map((l) => l.after));
-  const concurrency = Math.max(4, Math.ceil((options.listConcurrency || DEFAULTS.listConcurrency) / lanes.length));
+  const concurrency = Math.max(T.LANE_MIN_CONCURRENCY, Math.ceil((options.listConcurrency || DEFAULTS.listConcurrency) / lanes.length));
   return lanes.map((lane, i) => {
     const resume = journal && journal.resumeAfterLane(i);
     const after = resume && compareKeys(resume, lane.after) > 0 ? resume : lane.after;
@@ -194,7 +192,7 @@ async function laneListings(c, options, journal) {
       ...options, store: listing.store, keepStore: true, storeLocation: listing.location, source: listing.location.text,
       startAfter: after || undefined, stopAt: lane.stop === null ? undefined : lane.stop, listConcurrency: concurrency,
       stats: c.stats, signal: c.signal, progress: listing.progress, unordered: false,
-      reorderWindow: Math.ceil((options.reorderWindow || 20000) / lanes.length), maxQueuedPages: 4,
+      reorderWindow: Math.ceil((options.reorderWindow || T.COPY_REORDER_WINDOW) / lanes.length), maxQueuedPages: T.COPY_QUEUED_PAGES,
     });
   });
 }

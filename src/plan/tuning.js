@@ -1,0 +1,109 @@
+'use strict';
+// Every tuning number of the key-range planners (src/plan/) and the listers (src/list/), in
+// one table: each with what raising or lowering it trades, and what set it. Code reads
+// them as `const T = require('./tuning').values` (T.NAME). Facts are not here: S3's page of
+// 1,000 keys (PAGE), the delimiter, Unicode's code points, key-shape sentinels.
+// test/unit/tuning.test.js fails when a module of src/plan or src/list declares a numeric
+// constant of its own.
+//
+// setBy names the commit that brought the number in. "chosen, not measured" is said when
+// no measurement of that number is on record; where a whole planner was measured with the
+// number inside it, that is said too, and that the number was not varied alone.
+
+// The lister's planner, written against the ten named layouts (bench/layouts.js) and
+// measured as a whole by bench/sim-list.js --keys 1000000 (README, 2026-11-24).
+const PLANNER = (commit) => `chosen, not measured alone (${commit}); the planner as a whole measured by bench/sim-list.js --keys 1000000 on the named layouts (README, 2026-11-24)`;
+// The shard planner's balance work: the set measured together by the largest shard / mean
+// on bench/layouts.js + test/helpers/plan-layouts.js, 200k keys in 16 shards.
+const BALANCE = (commit) => `chosen, not measured alone (${commit}); the shard planner as a whole measured by max/mean shard size on bench/layouts.js + test/helpers/plan-layouts.js, 200k keys / 16 shards: 1.00-1.31, tenants 1.68 (c348501, 2026-11-25)`;
+
+const TABLE = {
+  // plan/online.js: where the parallel lister cuts next
+  LEARN_EVERY: { value: 97, trades: 'every n-th key of each page teaches the key shape: lower sees more keys (better cuts and scouts) for more CPU per page; higher the reverse', setBy: PLANNER('62f7cec, 2026-11-22') },
+  CUT_MIN_PIECES: { value: 2, trades: "a segment's estimated remainder is cut only when it holds this many pieces of minPiece: higher cuts later and fewer (fewer wasted requests, less parallelism early)", setBy: PLANNER('074e15d, 2026-11-24') },
+  FOLDER_TRIAL_LISTINGS: { value: 3, trades: "folder listings sent at a depth before its fan-out decides whether more are worth it: higher spends more on deep narrow trees, lower may give up on folders before they show many", setBy: PLANNER('074e15d, 2026-11-24') },
+  FOLDER_MIN_FANOUT: { value: 4, trades: 'mean folders a listing must name at a depth for listings to go on there: higher lists folders only where they are many (fewer requests naming one or two), lower lists more often instead of scouting', setBy: PLANNER('074e15d, 2026-11-24') },
+
+  // plan/key-shape.js: the model of what keys look like, position by position
+  SHAPE_MAX_LEVELS: { value: 64, trades: 'folder levels of a key tracked apart: higher models deeper keys for memory; positions past it are not modelled (guesses only there)', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  SHAPE_MAX_OFFSET: { value: 128, trades: 'characters into a folder name tracked apart: higher models longer names for memory; positions past it are not modelled', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  SHAPE_MAX_AREAS: { value: 256, trades: 'top-level folders modelled apart (the rest share one model): higher keeps more areas separate for memory', setBy: 'chosen, not measured (559d081, 2026-11-24)' },
+  SHAPE_MAX_CHARS: { value: 96, trades: 'distinct characters kept per position before it takes any character seen anywhere: higher keeps sharper alphabets for memory and CPU', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  SHAPE_MAX_ALPHABET: { value: 4096, trades: 'distinct code points kept in the whole alphabet: higher knows more characters for memory and CPU in every alphabet built from it', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  SHAPE_MISSES: { value: 2, trades: 'probes or gaps that find no sibling before a character is no longer guessed at a position: lower gives up on characters sooner (fewer empty scouts, more keys missed by estimates)', setBy: PLANNER('074e15d, 2026-11-24') },
+  SHAPE_LETTERS: { value: 2, trades: 'letters of one case seen at a position before every letter of that case is allowed there: lower guesses wider (more empty scouts), higher narrower', setBy: PLANNER('074e15d, 2026-11-24') },
+  SHAPE_KINDS_ANY: { value: 3, trades: 'kinds of character (digit, lower, upper, other) seen at a position before it may take any character: lower guesses wider, higher narrower', setBy: PLANNER('074e15d, 2026-11-24') },
+  SHAPE_BROAD_RUN: { value: 8, trades: 'constant positions before the first varying one that the broad shape lets vary too: higher finds more unexplored room (more probes), lower may miss keys past one page', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  SHAPE_GAP_DEPTH: { value: 12, trades: 'positions past where two neighbouring keys part that count misses: higher learns more from each gap for CPU', setBy: BALANCE('508db3e, 2026-11-25') },
+  SHAPE_KEY_AT_CHARS: { value: 64, trades: 'characters a placed cut key may run past its context: higher places cuts in long keys more exactly for CPU', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  SHAPE_KEY_AT_SHARE: { value: 1e-3, trades: "a placed key stops once what is left of its position's share is under this: lower places cuts more exactly with longer keys", setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+
+  // plan/flat-sample.js: estimating a range's keys and quantiles from a few pages
+  SAMPLE_EVERY: { value: 10, trades: "every n-th key of a read page kept to place cuts: lower places cuts more exactly for memory", setBy: BALANCE('5b76045, 2026-11-25') },
+  SAMPLE_SCOUTS: { value: 4, trades: 'scouts in an unexplored interval per round: higher finds hidden regions sooner for requests', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  SAMPLE_PROBES: { value: 16, trades: 'probes in one interval per round: higher refines a large interval faster, spending the budget on fewer intervals', setBy: BALANCE('c348501, 2026-11-25') },
+  SAMPLE_OUTLIER: { value: 10, trades: "entries weighing more than this many times the median are left out of a page's typical entry: lower keeps one huge folder from inflating its neighbours' estimates, but ignores more real weight", setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  SAMPLE_UNEXPLORED: { value: 2, trades: 'an interval whose room exceeds this many times its estimate (plus SAMPLE_UNEXPLORED_PAGES) is unexplored and gets scouts: lower scouts more (requests), higher trusts estimates more', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  SAMPLE_UNEXPLORED_PAGES: { value: 1, trades: 'pages of slack before room counts as unexplored: higher ignores small unexplored stretches', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  SAMPLE_ONE_PAGE: { value: 1.5, trades: 'pages an interval may hold at most to be read with one probe at its start: higher spends fewer probes placing cuts in small intervals, reading more of them whole', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  SAMPLE_DENSITY_SPLIT: { value: 2, trades: "neighbours' densities differing by more than this factor send a probe to where the left one's subtree ends: lower probes there more often", setBy: BALANCE('6ef7ae0, 2026-11-25') },
+
+  // plan/shard-plan.js: a plan of N shards from a bounded sample
+  PLAN_ROUND: { value: 32, trades: 'requests in flight at once while planning: higher plans in fewer round trips, each round chosen on less knowledge', setBy: BALANCE('5b76045, 2026-11-25') },
+  PLAN_PACE: { value: 8, trades: 'requests a round for what has a basis while some folders have none: higher refines sooner, leaving less budget to size the unknown folders', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  PLAN_SPARSE_LEVELS: { value: 3, trades: 'levels of few folders and no keys before a subtree is sampled flat: lower samples narrow trees flat sooner', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  PLAN_SPARSE_FOLDERS: { value: 4, trades: 'folders a level may hold at most to count as sparse: higher samples more trees flat', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  PLAN_FLAT_FOLDERS: { value: 5, trades: 'folders a folder must hold before it (or a new folder among such siblings) is sampled flat for holding small ones: lower flattens more', setBy: BALANCE('6ef7ae0 and 9ca7f6b, 2026-11-25') },
+  PLAN_FLAT_SIZED: { value: 3, trades: 'sized folders needed before a folder of small folders is sampled flat: higher waits for more evidence (requests)', setBy: BALANCE('09354c9, 2026-11-25') },
+  PLAN_SMALL_FOLDER_KEYS: { value: 200, trades: 'mean keys under which sized folders count as small: higher samples more folders flat (fewer listings, folders not planned apart)', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  PLAN_PROBE_WORTH: { value: 500, trades: 'keys a second request at the same place must stand to teach: lower refines with more requests for less each', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  PLAN_UNKNOWN_KEYS: { value: 1, trades: 'keys counted for a folder nothing sized once the budget is spent: higher gives unknown folders more of the shards', setBy: BALANCE('5b76045, 2026-11-25') },
+  PLAN_BUDGET_BASE: { value: 64, trades: 'list requests a plan may spend, before those per shard: higher balances small plans better and costs more', setBy: 'chosen (d9ea407, 2026-11-25); bench/plan-scale.js measures what the budget buys: a billion flat keys, 100 shards, 664 requests, 1.000001 max/mean (c348501)' },
+  PLAN_BUDGET_PER_SHARD: { value: 6, trades: 'list requests a plan may spend per shard: higher balances many shards better and costs more', setBy: 'chosen (d9ea407, 2026-11-25); bench/plan-scale.js measures what the budget buys (c348501)' },
+  PLAN_BUDGET_MAX: { value: 1000, trades: 'list requests a plan may spend at most: higher balances huge shard counts better and costs more per process', setBy: 'chosen, not measured (d9ea407, 2026-11-25)' },
+
+  // plan/lanes.js and stages/copy.js: a copy's source in lanes
+  LANES_MAX: { value: 16, trades: 'lanes a copy lists at once at most: higher copies more top-level folders at once (per-prefix rates), each lane with fewer list slots and a smaller window', setBy: 'chosen, not measured (bbd0db4, 2026-11-25)' },
+  LANES_MAX_DEPTH: { value: 4, trades: 'levels of a single folder descended to find the level to cut: higher finds lanes under deeper wrappers for a folder listing each', setBy: 'chosen, not measured (bbd0db4, 2026-11-25)' },
+  LANE_MIN_CONCURRENCY: { value: 4, trades: "list requests a lane keeps in flight at least (the run's concurrency is shared out): higher lists each lane faster, going past --list-concurrency in total", setBy: 'chosen, not measured (bbd0db4, 2026-11-25)' },
+  COPY_REORDER_WINDOW: { value: 20000, trades: "keys cp's listing holds back for order by default: higher keeps list slots busier for memory (copies go far slower than listing)", setBy: 'a324406 (2026-11-22): with the V8 heap-growth change of the same commit, cp of 100,000 objects on the benchmark fake S3 440 -> 223 MB peak RSS, 8-12% more CPU; not measured alone' },
+  COPY_QUEUED_PAGES: { value: 4, trades: "pages cp's listing queues ahead of the copier: higher lists further ahead for memory", setBy: 'a324406 (2026-11-22), measured with COPY_REORDER_WINDOW (see there); not measured alone' },
+
+  // list/parallel-lister.js: the engine
+  WINDOW_MIN_PAGES: { value: 100, trades: 'pages of keys ordered output may hold back at least: higher keeps slots busy behind a slow head for memory', setBy: PLANNER('074e15d, 2026-11-24') },
+  WINDOW_PAGES_PER_SLOT: { value: 4, trades: 'pages held back for order per request slot: higher keeps more slots busy at high concurrency for memory', setBy: PLANNER('074e15d, 2026-11-24') },
+  MIN_PIECE_PAGES: { value: 0.5, trades: 'pages a cut piece holds at least (default of minPiecePages): lower cuts finer (more parallel, more requests that end early), higher fewer pieces', setBy: PLANNER('074e15d, 2026-11-24') },
+  QUEUED_PAGES: { value: 32, trades: 'pages waiting for the consumer before requests pause (default of maxQueuedPages): higher absorbs a slow consumer for memory', setBy: 'chosen, not measured (62f7cec, 2026-11-22)' },
+  COMPACT_PER_SLOT: { value: 2, trades: 'segments per request slot before finished ones are merged: lower merges more often (CPU), higher keeps more bookkeeping', setBy: 'chosen, not measured (62f7cec, 2026-11-22)' },
+  COMPACT_SLACK: { value: 64, trades: 'segments beyond COMPACT_PER_SLOT x concurrency before finished ones are merged: as COMPACT_PER_SLOT, for small concurrency', setBy: 'chosen, not measured (62f7cec, 2026-11-22)' },
+  EMPTY_TRUNCATED_MAX: { value: 100, trades: 'empty pages said to be truncated a listing takes before it stops (exit 3): higher waits longer on a broken store', setBy: 'chosen, not measured (62f7cec, 2026-11-22)' },
+  HEDGE_SLOT_DIVISOR: { value: 10, trades: 'at most one request slot in this many (and at least one) holds a hedged twin: lower hedges more stragglers at once for duplicate requests', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+
+  // list/hedge.js: when a straggling list request is sent again
+  HEDGE_SAMPLES: { value: 256, trades: 'recent latencies the straggler threshold is taken from: higher is steadier, slower to follow a change', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  HEDGE_MIN_SAMPLES: { value: 20, trades: 'latencies seen before anything is hedged: lower hedges sooner on less evidence', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  HEDGE_PERCENTILE: { value: 0.95, trades: 'the percentile of recent latencies the threshold scales: higher hedges only the slowest', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  HEDGE_FACTOR: { value: 3, trades: 'times the percentile a request must take to be sent again: lower cuts tail latency for duplicate requests', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+  HEDGE_FLOOR_MS: { value: 50, trades: 'ms a request may always take before it is sent again (default of hedgeAfter): lower hedges fast stores\' short pauses too', setBy: 'chosen, not measured (08f28a5, 2026-11-24)' },
+  HEDGE_REFRESH: { value: 16, trades: 'latencies recorded between two recomputations of the threshold: lower follows changes sooner for CPU (a sort of HEDGE_SAMPLES each time)', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
+
+  // list/guarded-lister.js: output held back until the checks have spoken
+  HOLD_PAGES: { value: 16, trades: 'pages that must pass the checks before output begins: higher finds more broken stores before output, later first output', setBy: 'chosen (efa773d, 2026-11-24, in place of 32,000 keys or 64 chunks); its cost measured on the benchmark fake S3 (100 ms a LIST): cp of 10,000 objects 2.9 s instead of 2.1 s (README)' },
+  HOLD_KEYS: { value: 32000, trades: 'keys held at most while output waits for the checks: higher holds more memory, finds more before output', setBy: 'chosen, not measured (b9de7be, 2026-11-23)' },
+
+  // list/page-agreement.js: pages that overlap must agree
+  RECORD_KEYS: { value: 16, trades: "first keys of a segment kept to compare overlapping pages: higher catches differences further in for memory per segment", setBy: 'chosen, not measured (b9de7be, 2026-11-23)' },
+
+  // list/split-hints.js: where an earlier listing found its keys
+  SPLIT_HINTS: { value: 400, trades: 'hint keys kept per listing (between this and twice this while collecting): higher starts later listings cut finer for cache size', setBy: 'chosen, not measured (5febbde, 2026-11-24)' },
+
+  // list/version-at.js: the version of one key at a moment
+  VERSION_EMPTY_PAGES: { value: 100, trades: "empty pages said to be truncated one key's version walk takes before it stops: higher waits longer on a broken store", setBy: 'chosen, not measured (6d8ed15, 2026-11-26)' },
+};
+
+// The values alone, as code reads them. Not enumerable: the table's entries are its names.
+const values = Object.freeze(Object.fromEntries(Object.entries(TABLE).map(([name, e]) => [name, e.value])));
+for (const e of Object.values(TABLE)) Object.freeze(e);
+Object.defineProperty(TABLE, 'values', { value: values, enumerable: false });
+
+module.exports = Object.freeze(TABLE);
