@@ -14,22 +14,23 @@ const { removeVersions, deleteVersions } = require('./stages/delete-versions');
 const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
-const { checkOptions } = require('./options');
+const { parseOptions } = require('./options');
 const { plan, sharded, writeResult } = require('./stages/shards');
 const { merge, mergeResults, readResults } = require('./stages/merge');
 const { manifest } = require('./stages/manifest');
 const batchManifest = require('./stages/batch-manifest');
 
-// A listing whose options are checked against the table, as every function's are.
+// A listing whose options are checked and parsed against the table, as every function's are.
 class Listing extends ListingImpl {
-  constructor(options = {}) { super(checkOptions(options, 'Listing')); }
+  constructor(options = {}) { super(parseOptions(options, 'Listing')); }
 }
 
-// fn, with its options checked first: a misspelled option rejects with a UsageError naming
-// it; commands that read a source also take a shard of it (stages/shards.js).
+// fn, with its options checked and parsed first (once, here: the stages read typed values): a
+// misspelled option or a bad value rejects with a UsageError naming it; commands that read a
+// source also take a shard of it (stages/shards.js).
 function checked(name, fn, { shards = false } = {}) {
   const run = shards ? sharded(name, fn) : fn;
-  return async (options = {}, ...rest) => run(checkOptions(options, name), ...rest);
+  return async (options = {}, ...rest) => run(parseOptions(options, name), ...rest);
 }
 
 // Async iterator of items (or, with items: false, of pages) over a source and range.

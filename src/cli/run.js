@@ -3,7 +3,7 @@
 const { S3BlitzError, EXIT, UsageError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { Journal } = require('../journal/journal');
-const { CLI } = require('../options');
+const { CLI, NUMERIC } = require('../options');
 const { clearLine } = require('../progress');
 const { statsText } = require('../report/format');
 
@@ -49,9 +49,8 @@ function formatOf(opts) {
   return 'text';
 }
 
-// Options whose CLI text is a number: the library example passes them as numbers.
-const NUMERIC = new Set(['listConcurrency', 'maxListRequests', 'depth', 'top', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency',
-  'maxQueueSize', 'maxDelete', 'maxFailures', 'deleteConcurrency']);
+// Options whose CLI text is a number (NUMERIC, from the options table): the library example
+// passes them as numbers.
 
 // The library call the command makes, as a CommonJS program that runs as written (no
 // top-level await): numbers as numbers, the result printed as JSON (cat: the bytes).

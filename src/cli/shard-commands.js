@@ -6,7 +6,7 @@ const { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportO
 const { writeReport, commandLine } = require('./report-output');
 const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
-const { positiveInt } = require('../options');
+const { parseOption } = require('../options');
 
 const examples = (lines) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
@@ -23,7 +23,7 @@ function registerShards(program) {
     .action(runAction(async ({ args: [source], opts, signal }) => {
       const libOpts = { ...libraryOptions(source, opts), shards: opts.shards };
       for (const k of ['shard', 'plan', 'result']) delete libOpts[k];
-      if (opts.planBudget !== undefined) libOpts.planBudget = positiveInt(opts.planBudget, '--plan-budget');
+      if (opts.planBudget !== undefined) libOpts.planBudget = parseOption('planBudget', opts.planBudget);
       if (opts.apiExample) return writeOut(apiExample('plan', libOpts));
       libOpts.signal = signal;
       const p = await lib.plan(libOpts);
@@ -50,7 +50,7 @@ function registerShards(program) {
     .action(runAction(async ({ args: [paths], opts }) => {
       const conn = libraryOptions(undefined, opts);
       const options = { ...conn };
-      if (opts.maxDelete !== undefined) options.maxDelete = positiveInt(opts.maxDelete, '--max-delete', { allowZero: true });
+      if (opts.maxDelete !== undefined) options.maxDelete = parseOption('maxDelete', opts.maxDelete); // merge reads no source: not a checked command
       const m = await lib.merge(paths, options);
       if (!opts.quiet) writeErr(`s3blitz: merged ${m.shards.present} of ${m.shards.of} shards of ${m.command} ${m.source}${m.target ? ` to ${m.target}` : ''}\n`);
       const fmt = formatOf(opts);

@@ -15,6 +15,7 @@ const { StringDecoder } = require('string_decoder');
 const { compareKeys } = require('../keys/order');
 const { SafetyError } = require('../errors');
 const { newRunToken, isRunToken } = require('../stores/temp-files');
+const { isDefault } = require('../options');
 
 const VERSION = 1;
 const open = new Set(); // journals to flush on an abrupt exit
@@ -25,11 +26,12 @@ function stateDir(env = process.env) {
 }
 
 // Options that change what a run does, in a stable order; functions by their source text.
+// Defaults are left out: the library fills them in (options.js), a caller need not give them.
 function normalizeCommand(command, options, ignore) {
   const out = {};
   for (const k of Object.keys(options).sort()) {
     const v = options[k];
-    if (ignore.has(k) || v === undefined || v === null) continue;
+    if (ignore.has(k) || v === undefined || v === null || isDefault(k, v)) continue;
     if (typeof v === 'function') out[k] = `fn:${v.toString()}`;
     else if (typeof v === 'object' && !(v instanceof RegExp) && !Array.isArray(v)) continue; // signals, stores, credentials
     else out[k] = v instanceof RegExp ? `re:${v}` : v;

@@ -5,7 +5,7 @@
 const { Journal } = require('./journal');
 const { removeRunTempFiles, tempCleanupText } = require('../stores/temp-files');
 const { Watermark } = require('./watermark');
-const { parseDuration, DEFAULTS } = require('../options');
+const { option } = require('../options');
 
 const PROBLEMS = new Set(['failed', 'changed', 'skipped', 'vanished']);
 // A mark goes out every second and after this many finished objects, whichever comes
@@ -16,7 +16,7 @@ class RunJournal {
   // null when the run keeps no journal (dry runs, journal: false).
   static open(command, options) {
     if (options.dryrun || options.journal === false) return null;
-    const maxAgeMs = parseDuration(options.resumeMaxAge ?? DEFAULTS.resumeMaxAge, '--resume-max-age');
+    const maxAgeMs = option(options, 'resumeMaxAge');
     return new RunJournal(Journal.open(command, options, { maxAgeMs, log: options.log }));
   }
 

@@ -7,7 +7,7 @@ const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
 const { userFunction, keyMatcher } = require('../js-function');
 const { FatalError, UsageError } = require('../errors');
-const { positiveInt, DEFAULTS } = require('../options');
+const { option } = require('../options');
 const { Progress } = require('../progress');
 const { ItemChunk } = require('../stores/chunks');
 const { runSignal } = require('../signal');
@@ -22,8 +22,8 @@ class Listing {
     this.options = options;
     this.signal = options.signal && options.signal.__s3blitzRun ? options.signal : runSignal(options.signal);
     this.stats = options.stats || new RequestStats();
-    this.listConcurrency = positiveInt(options.listConcurrency ?? DEFAULTS.listConcurrency, '--list-concurrency');
-    this.maxListRequests = positiveInt(options.maxListRequests, '--max-list-requests');
+    this.listConcurrency = option(options, 'listConcurrency');
+    this.maxListRequests = option(options, 'maxListRequests');
     this.filter = userFunction(options.filter, '--filter');
     this.match = keyMatcher(options.pattern);
     // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.

@@ -21,7 +21,7 @@ const T = require('../plan/tuning').values;
 const { normalizeRange, inRange } = require('../keys/range');
 const { RequestStats } = require('../stats');
 const { FatalError } = require('../errors');
-const { DEFAULTS } = require('../options');
+const { option } = require('../options');
 const { chunkOf } = require('../stores/chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
 const { checkPage, pageInOrder, acceptableStartAfter, compareAscii } = require('./page-check');
@@ -88,7 +88,7 @@ class ParallelLister {
     this.store = store;
     this.onPage = options.onPage || null;
     this.range = normalizeRange(options);
-    this.concurrency = options.listConcurrency || DEFAULTS.listConcurrency;
+    this.concurrency = option(options, 'listConcurrency');
     this.ordered = options.ordered !== false;
     // Ordered output holds back what segments ahead of the first unfinished one return:
     // room for a few pages per request slot keeps every slot at work.

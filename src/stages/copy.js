@@ -20,7 +20,7 @@ const { resolveLocation } = require('../stores/location');
 const { planLanes, lanesFromBounds } = require('../plan/lanes');
 const T = require('../plan/tuning').values;
 const { compareKeys } = require('../keys/order');
-const { DEFAULTS } = require('../options');
+const { option } = require('../options');
 
 // Whether the source is read by version (a version id in every copy source).
 function versioned(options) {
@@ -182,7 +182,7 @@ async function laneListings(c, options, journal) {
     if (!lanes) return null;
   }
   if (journal) journal.useLanes(lanes.slice(1).map((l) => l.after));
-  const concurrency = Math.max(T.LANE_MIN_CONCURRENCY, Math.ceil((options.listConcurrency || DEFAULTS.listConcurrency) / lanes.length));
+  const concurrency = Math.max(T.LANE_MIN_CONCURRENCY, Math.ceil(option(options, 'listConcurrency') / lanes.length));
   return lanes.map((lane, i) => {
     const resume = journal && journal.resumeAfterLane(i);
     const after = resume && compareKeys(resume, lane.after) > 0 ? resume : lane.after;

@@ -10,7 +10,7 @@ const { Spool } = require('../util/spool');
 const { AdaptiveLimit } = require('../transfer/adaptive-limit');
 const { Tally } = require('../transfer/copier');
 const { RequestStats } = require('../stats');
-const { positiveInt } = require('../options');
+const { option, positiveInt } = require('../options');
 const { SafetyError, UsageError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { runSignal } = require('../signal');
@@ -26,7 +26,7 @@ const MAX_NAMED = 10000;
  * Resolves to {deleted, deleteMarkers, failed (each {objects, bytes}), failures, planned (dry run)}.
  */
 async function deleteVersions(store, versions, o = {}) {
-  const maxDelete = o.maxDelete === undefined ? undefined : positiveInt(o.maxDelete, '--max-delete', { allowZero: true });
+  const maxDelete = option(o, 'maxDelete');
   const spool = new Spool();
   try {
     for await (const x of versions) {
@@ -104,7 +104,7 @@ async function deleteVersions(store, versions, o = {}) {
 async function removeVersions(options = {}) {
   if (!options.allVersions) throw new UsageError('removing versions needs allVersions: true (--all-versions)');
   if (options.asOf !== undefined) throw new UsageError('--as-of cannot be combined with rm --all-versions');
-  if (options.maxDelete !== undefined) positiveInt(options.maxDelete, '--max-delete', { allowZero: true }); // before anything is listed
+  option(options, 'maxDelete'); // a bad value refused before anything is listed
   const stats = options.stats || new RequestStats();
   const signal = runSignal(options.signal);
   const listing = new Listing({ ...options, stats, signal, unordered: true });

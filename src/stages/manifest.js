@@ -12,10 +12,10 @@ const { resolveLocation } = require('../stores/location');
 const { openStore } = require('../stores/open-store');
 const { describeS3Error } = require('../stores/s3-errors');
 const { uploadStream } = require('../transfer/stream-upload');
-const { parseSize } = require('../transfer/part-layout');
 const { manifestRows, manifestSpec } = require('./batch-manifest');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('./shards');
 const { UsageError, FatalError } = require('../errors');
+const { option } = require('../options');
 
 // The S3 partition of a region, for the manifest's ARN.
 function partitionOf(region = '') {
@@ -45,8 +45,7 @@ function outputLocation(output) {
  */
 async function manifest(options = {}) {
   outputLocation(String(options.output ?? '').replace(/%i/g, '0')); // checked before any listing
-  const partSize = parseSize(options.partSize, '--part-size'); // default: uploadStream's
-  if (partSize !== undefined && (partSize < 5 * 1024 * 1024 || partSize > 5 * 1024 ** 3)) throw new UsageError('--part-size must be between 5MiB and 5GiB (S3\'s limits for a part)');
+  const partSize = option(options, 'partSize'); // default: uploadStream's
   const shard = await resolveShard(options);
   if (shard && !String(options.output).includes('%i')) throw new UsageError(`--output ${options.output}: a shard's manifest needs "%i" (the shard's index) in its name, or the shards overwrite each other's`);
   if (shard && options.log) options.log(`shard ${shard.index} of ${shard.of} (from ${shard.via}): ${shardText(shard)}`);

@@ -12,7 +12,7 @@ const { AdaptiveLimit } = require('../transfer/adaptive-limit');
 const { withMetadata, tagsOf } = require('../stores/object-metadata');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
 const { userFunction } = require('../js-function');
-const { positiveInt, DEFAULTS } = require('../options');
+const { option } = require('../options');
 const { UsageError, FatalError } = require('../errors');
 const { PRICE_PER_1000 } = require('../stats');
 
@@ -38,8 +38,8 @@ class ObjectListing extends Listing {
     const tags = Boolean(options.withTags) || want.tags;
     // The filter waits for the HEADs when there are any, which need sockets of their own.
     const heads = metadata || tags;
-    const headConcurrency = positiveInt(options.headConcurrency ?? DEFAULTS.headConcurrency, '--head-concurrency');
-    const listConcurrency = positiveInt(options.listConcurrency ?? DEFAULTS.listConcurrency, '--list-concurrency');
+    const headConcurrency = option(options, 'headConcurrency');
+    const listConcurrency = option(options, 'listConcurrency');
     super(heads ? { ...options, filter: undefined, maxSockets: listConcurrency + headConcurrency } : options);
     this.heads = metadata || tags;
     this.withTags = tags;

@@ -8,8 +8,7 @@ const { describeS3Error, errorCode, httpStatus } = require('../stores/s3-errors'
 const { RequestStats } = require('../stats');
 const { normalizeWriteOptions } = require('../transfer/write-options');
 const { uploadStream, STREAM_PART } = require('../transfer/stream-upload');
-const { parseSize } = require('../transfer/part-layout');
-const { positiveInt, DEFAULTS } = require('../options');
+const { option } = require('../options');
 const { UsageError, FatalError, S3BlitzError } = require('../errors');
 const { rm } = require('./remove');
 const { WriteGuard } = require('../transfer/no-overwrite');
@@ -134,8 +133,8 @@ async function head(options = {}) {
 async function putStream(options = {}) {
   if (!options.stream || typeof options.stream[Symbol.asyncIterator] !== 'function') throw new UsageError('putStream needs stream: a readable stream');
   const w = normalizeWriteOptions(options);
-  const partSize = parseSize(options.partSize, '--part-size') || STREAM_PART;
-  const partConcurrency = positiveInt(options.partConcurrency ?? DEFAULTS.partConcurrency, '--part-concurrency');
+  const partSize = option(options, 'partSize') || STREAM_PART;
+  const partConcurrency = option(options, 'partConcurrency');
   const { store, key, text, stats } = objectAt(options, 'cp -', 'target');
   try {
     await store.open();

@@ -1,7 +1,7 @@
 'use strict';
 // The read-only stages over one listing: ls, summarize, each, map.
 const { ObjectListing: Listing } = require('./object-listing');
-const { positiveInt, DEFAULTS } = require('../options');
+const { option, DEFAULTS } = require('../options');
 const { Summary, FOLDERS_DEPTH, groupingOf } = require('./summary');
 const { loadPrices } = require('./storage-cost');
 const { incompleteUploads } = require('./incomplete-uploads');
@@ -30,9 +30,9 @@ function ls(options) {
 }
 
 function summarize(options = {}) {
-  const depth = positiveInt(options.depth ?? DEFAULTS.depth, '--depth');
-  const top = positiveInt(options.top ?? DEFAULTS.top, '--top');
-  const largest = positiveInt(options.largest ?? DEFAULTS.largest, '--largest', { allowZero: true });
+  const depth = option(options, 'depth');
+  const top = option(options, 'top');
+  const largest = option(options, 'largest');
   const prices = loadPrices(options.prices);
   groupingOf(options.by); // a bad --by is a usage error before anything is listed
   const startedAt = new Date();

@@ -12,7 +12,7 @@ const { Spool } = require('../util/spool');
 const { Tally } = require('../transfer/copier');
 const { Watermark } = require('../journal/watermark');
 const { Journal } = require('../journal/journal');
-const { positiveInt, parseDuration, DEFAULTS } = require('../options');
+const { option } = require('../options');
 const { UsageError, SafetyError } = require('../errors');
 const { runSignal } = require('../signal');
 const { describeS3Error } = require('../stores/s3-errors');
@@ -32,13 +32,13 @@ const MAX_NAMED = 10000;
  */
 async function rm(options = {}) {
   if (options.allVersions) return removeVersions(options); // every version and delete marker, for good
-  const maxDelete = options.maxDelete === undefined ? undefined : positiveInt(options.maxDelete, '--max-delete', { allowZero: true });
-  const concurrency = positiveInt(options.deleteConcurrency ?? DEFAULTS.deleteConcurrency, '--delete-concurrency');
-  const maxFailures = positiveInt(options.maxFailures ?? DEFAULTS.maxFailures, '--max-failures');
+  const maxDelete = option(options, 'maxDelete');
+  const concurrency = option(options, 'deleteConcurrency');
+  const maxFailures = option(options, 'maxFailures');
   const paths = options.store ? { source: { prefix: options.prefix || '', base: options.prefix || '', raw: true } } : await resolvePaths(options, { single: true, target: false });
   if (paths.source.type === 'local') throw new UsageError('rm deletes objects in S3: give an s3:// path (local files are not deleted)');
   const journal = options.dryrun || options.journal === false ? null
-    : Journal.open('rm', options, { maxAgeMs: parseDuration(options.resumeMaxAge ?? DEFAULTS.resumeMaxAge, '--resume-max-age'), log: options.log });
+    : Journal.open('rm', options, { maxAgeMs: option(options, 'resumeMaxAge'), log: options.log });
   const stats = options.stats || new RequestStats();
   const signal = runSignal(options.signal);
   const stop = options.stopSignal;

@@ -11,7 +11,7 @@ const { Listing } = require('../list/listing');
 const { openStore } = require('../stores/open-store');
 const { planShards } = require('../plan/shard-plan');
 const { UsageError } = require('../errors');
-const { positiveInt } = require('../options');
+const { option } = require('../options');
 
 // The variables engines give each task of an array its index in. Each is the shard's index
 // as is: Slurm's SLURM_ARRAY_TASK_ID too, never less SLURM_ARRAY_TASK_MIN, so that a rerun of
@@ -29,12 +29,12 @@ const PLAN_VERSION = 1;
  * Options: those of a listing (source, range, connection), shards, planBudget.
  */
 async function plan(options = {}) {
-  const n = positiveInt(options.shards, '--shards');
+  const n = option(options, 'shards');
   if (!n) throw new UsageError('plan needs --shards N');
   const listing = new Listing(listingOptions(options));
   try {
     await listing.store.open();
-    const p = await planShards(listing.store, listing.range, n, { budget: positiveInt(options.planBudget, '--plan-budget'), signal: listing.signal, stats: listing.stats });
+    const p = await planShards(listing.store, listing.range, n, { budget: option(options, 'planBudget'), signal: listing.signal, stats: listing.stats });
     const r = listing.range;
     return {
       version: PLAN_VERSION, source: listing.location.text,
@@ -97,13 +97,13 @@ async function resolveShard(options, env = process.env) {
   let p;
   if (options.plan !== undefined) p = readPlan(options.plan);
   else {
-    const n = who.of ?? positiveInt(options.shards, '--shards');
+    const n = who.of ?? option(options, 'shards');
     if (!n) throw new UsageError('--shard I needs --shards N or --plan FILE (or --shard I/N)');
     // The same N gives the same ranges in every process: see plan/shard-plan.js.
     p = await plan({ ...options, shards: n });
   }
   const n = p.shards;
-  if (options.shards !== undefined && positiveInt(options.shards, '--shards') !== n) throw new UsageError(`--shards ${options.shards} but the plan has ${n} shards`);
+  if (options.shards !== undefined && option(options, 'shards') !== n) throw new UsageError(`--shards ${options.shards} but the plan has ${n} shards`);
   if (who.of !== undefined && who.of !== n) throw new UsageError(`--shard ${who.index}/${who.of} but the plan has ${n} shards`);
   if (who.index >= n) {
     const hint = who.via === '--shard' ? '' : `: an array's indices are the shards' indices, ${n === 1 ? '0' : `0-${n - 1}`}`;

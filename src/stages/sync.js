@@ -9,7 +9,7 @@ const { Comparison, classifyAll, CLASSES, differenceFolders, addToFolders } = re
 const { Tally, copyOptions, transferSockets } = require('../transfer/copier');
 const { normalizeWriteOptions } = require('../transfer/write-options');
 const { Spool } = require('../util/spool');
-const { positiveInt } = require('../options');
+const { option } = require('../options');
 const { UsageError, SafetyError, S3BlitzError } = require('../errors');
 const { RunJournal } = require('../journal/run-journal');
 const { CopyRun } = require('./copy-run');
@@ -28,7 +28,7 @@ function shouldCopy(cls, o) {
  * reason}). S3P's overwrite is accepted and means what sync always does (without noOverwrite).
  */
 async function sync(options = {}) {
-  const maxDelete = options.maxDelete === undefined ? undefined : positiveInt(options.maxDelete, '--max-delete', { allowZero: true });
+  const maxDelete = option(options, 'maxDelete');
   if (options.delete && options.toKey) throw new UsageError('--delete cannot be combined with --to-key: the target may hold keys the function never produces');
   const w = normalizeWriteOptions(options);
   const co = copyOptions(options);

@@ -2,11 +2,11 @@
 // The copy engine shared by cp and sync: schedules objects onto bounded pools (small and
 // large), waits when the queue is full so the lister slows down, and accounts for every
 // object: copied, failed, changed, skipped (archived), vanished, planned (dry run).
-const { positiveInt, DEFAULTS } = require('../options');
+const { option, DEFAULTS } = require('../options');
 const { classifyError, isFatalForRun } = require('./outcome');
 const { httpStatus, errorCode, isThrottle, Throttled } = require('../stores/s3-errors');
 const { PrefixLimit } = require('./prefix-limit');
-const { parseSize, MIN_PART, MAX_PART, TRANSFER_PART } = require('./part-layout');
+const { TRANSFER_PART } = require('./part-layout');
 const { BufferBudget } = require('./buffer-budget');
 const { pickTransfer } = require('.');
 const { AdaptiveLimit } = require('./adaptive-limit');
@@ -33,16 +33,15 @@ class Tally {
 
 function copyOptions(options) {
   const o = {
-    copyConcurrency: positiveInt(options.copyConcurrency ?? DEFAULTS.copyConcurrency, '--copy-concurrency'),
-    largeCopyConcurrency: positiveInt(options.largeCopyConcurrency ?? DEFAULTS.largeCopyConcurrency, '--large-copy-concurrency'),
-    partConcurrency: positiveInt(options.partConcurrency ?? DEFAULTS.partConcurrency, '--part-concurrency'),
-    maxQueueSize: positiveInt(options.maxQueueSize ?? DEFAULTS.maxQueueSize, '--max-queue-size'),
-    largeCopyThreshold: parseSize(options.largeCopyThreshold ?? DEFAULTS.largeCopyThreshold, '--large-copy-threshold'),
-    partSize: parseSize(options.partSize, '--part-size'),
+    copyConcurrency: option(options, 'copyConcurrency'),
+    largeCopyConcurrency: option(options, 'largeCopyConcurrency'),
+    partConcurrency: option(options, 'partConcurrency'),
+    maxQueueSize: option(options, 'maxQueueSize'),
+    largeCopyThreshold: option(options, 'largeCopyThreshold'),
+    partSize: option(options, 'partSize'),
     keepPartLayout: Boolean(options.keepPartLayout ?? DEFAULTS.keepPartLayout),
-    maxFailures: positiveInt(options.maxFailures ?? DEFAULTS.maxFailures, '--max-failures'),
+    maxFailures: option(options, 'maxFailures'),
   };
-  if (o.partSize !== undefined && (o.partSize < MIN_PART || o.partSize > MAX_PART)) throw new UsageError('--part-size must be between 5MiB and 5GiB');
   return o;
 }
 

@@ -4,7 +4,7 @@
 // (x-amz-copy-source-if-match), so two versions of an object are never mixed.
 const pLimit = require('p-limit');
 const { copySource } = require('./copy-source');
-const { DEFAULTS } = require('../options');
+const { option } = require('../options');
 const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
 const { ObjectError } = require('../errors');
@@ -113,7 +113,7 @@ async function copyMultipart(job) {
   if (job.onUpload) job.onUpload(key, uploadId);
   try {
     if (signal && signal.aborted) throw signal.reason || new Error('aborted');
-    const limit = pLimit(job.partConcurrency || DEFAULTS.partConcurrency);
+    const limit = pLimit(option(job, 'partConcurrency')); // a job built by hand (tests) may leave it out
     const source = copySource(src.bucket, item.Key, item.VersionId);
     const parts = await Promise.all(partRanges(item.Size, partSize).map(([start, end], i) => limit(async () => {
       if (signal && signal.aborted) throw signal.reason || new Error('aborted');

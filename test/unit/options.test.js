@@ -77,3 +77,98 @@ test('the CLI help shows the defaults from the table', () => {
   expect(sum).toContain(`(default: ${DEFAULTS.depth})`);
   expect(sum).toContain(`(default: ${DEFAULTS.top})`);
 });
+
+// Options parsed once (issue 28): each numeric option's type and range are in the table, and
+// parseOptions, where every library function starts, checks them and fills in the defaults.
+describe('typed options', () => {
+  const { parseOptions, parseOption, option, NUMERIC, isDefault } = require('../../src/options');
+  const MiB = 1024 * 1024;
+  const GiB = 1024 * MiB;
+  const typed = Object.keys(OPTIONS).filter((k) => OPTIONS[k].type);
+  // Every option whose value is a number, written out here (not read from the table) so that
+  // an option that loses its type is caught.
+  const numeric = ['listConcurrency', 'maxListRequests', 'depth', 'top', 'largest', 'copyConcurrency', 'largeCopyConcurrency',
+    'partConcurrency', 'largeCopyThreshold', 'partSize', 'maxQueueSize', 'resumeMaxAge', 'maxFailures', 'maxDelete',
+    'deleteConcurrency', 'shards', 'planBudget', 'headConcurrency'];
+
+  test('every numeric option has a type and a range; the CLI\'s NUMERIC set is the table\'s whole numbers', () => {
+    expect(typed.sort()).toEqual([...numeric].sort());
+    for (const k of typed) {
+      const o = OPTIONS[k];
+      expect(['int', 'size', 'duration']).toContain(o.type);
+      if (o.type !== 'duration') expect(Number.isInteger(o.min)).toBe(true);
+      if (o.max !== undefined) expect(o.max).toBeGreaterThan(o.min);
+    }
+    expect([...NUMERIC].sort()).toEqual(typed.filter((k) => OPTIONS[k].type === 'int').sort());
+    expect(OPTIONS.partSize).toMatchObject({ type: 'size', min: 5 * MiB, max: 5 * GiB });
+  });
+
+  test('boundaries are accepted, one past them refused with the CLI flag named', () => {
+    const flag = (k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    for (const k of typed.filter((n) => OPTIONS[n].type === 'int')) {
+      const { min } = OPTIONS[k];
+      expect(parseOption(k, min)).toBe(min);
+      expect(parseOption(k, String(min))).toBe(min);
+      expect(parseOption(k, ` ${min + 1} `)).toBe(min + 1);
+      for (const bad of [min - 1, String(min - 1), min + 0.5, 'many', '']) {
+        expect(() => parseOption(k, bad)).toThrow(new RegExp(`^${flag(k)} must be a (positive|non-negative) whole number, not "`));
+      }
+    }
+    // The part size: S3's limits, both ends, as the user writes them and as bytes.
+    for (const [ok, bytes] of [['5MiB', 5 * MiB], [5 * MiB, 5 * MiB], ['5GiB', 5 * GiB], [5 * GiB, 5 * GiB], ['64MiB', 64 * MiB]]) {
+      expect(parseOption('partSize', ok)).toBe(bytes);
+    }
+    for (const bad of [5 * MiB - 1, 5 * GiB + 1, '4MiB', '6GiB', 0]) {
+      expect(() => parseOption('partSize', bad)).toThrow(/^--part-size must be between 5MiB and 5GiB \(S3's limits for a part\)$/);
+    }
+    expect(() => parseOption('partSize', 'big')).toThrow(/^--part-size must be a size such as 64MiB, not "big"$/);
+    expect(parseOption('largeCopyThreshold', 0)).toBe(0);
+    expect(() => parseOption('largeCopyThreshold', -1)).toThrow(/^--large-copy-threshold must be a size/);
+    expect(parseOption('resumeMaxAge', '90s')).toBe(90000);
+    expect(() => parseOption('resumeMaxAge', 'soon')).toThrow(/^--resume-max-age must be a duration/);
+  });
+
+  test('the library refuses a bad value before doing anything: UsageError, exit 2, the flag named', async () => {
+    await expect(lib.ls({ source: dir, listConcurrency: 0 })).rejects.toMatchObject({ name: 'UsageError', exitCode: 2, message: '--list-concurrency must be a positive whole number, not "0"' });
+    await expect(lib.copy({ source: dir, target: dir + '-copy2', partSize: '4MiB' })).rejects.toMatchObject({ name: 'UsageError', message: '--part-size must be between 5MiB and 5GiB (S3\'s limits for a part)' });
+    await expect(lib.summarize({ source: dir, largest: -1 })).rejects.toThrow(/^--largest must be a non-negative whole number/);
+    expect(() => new lib.Listing({ source: dir, maxListRequests: 'x' })).toThrow(/^--max-list-requests must be/);
+    expect(fs.existsSync(dir + '-copy2')).toBe(false);
+  });
+
+  test('defaults come from the table; values are typed; the caller\'s object is left as it was', () => {
+    const given = { source: dir, copyConcurrency: '7', largeCopyThreshold: '1MiB', resumeMaxAge: '2h' };
+    const p = parseOptions(given, 'copy');
+    expect(given).toEqual({ source: dir, copyConcurrency: '7', largeCopyThreshold: '1MiB', resumeMaxAge: '2h' });
+    expect(p).toMatchObject({ source: dir, copyConcurrency: 7, largeCopyThreshold: MiB, resumeMaxAge: 2 * 3600 * 1000 });
+    for (const k of typed) {
+      if (k in given || !('default' in OPTIONS[k]) || OPTIONS[k].unsetStays) continue;
+      expect(p[k]).toBe(parseOption(k, DEFAULTS[k]));
+      expect(isDefault(k, p[k])).toBe(true);
+    }
+    expect(p.depth).toBeUndefined(); // summarize tells an unset --depth from the default
+    expect(option(p, 'depth')).toBe(DEFAULTS.depth);
+    expect(p.partSize).toBeUndefined(); // no default: the copy chooses per object
+    // Parsed once: parsing again (or reading a spread copy) gives the same values, not
+    // "7200000" taken as seconds.
+    expect(parseOptions(p, 'copy')).toBe(p);
+    expect(option({ ...p }, 'resumeMaxAge')).toBe(2 * 3600 * 1000);
+    // Options built by hand (internal callers, tests) are parsed by the same rules.
+    expect(option({ resumeMaxAge: '7d' }, 'resumeMaxAge')).toBe(7 * 86400 * 1000);
+    expect(option({}, 'listConcurrency')).toBe(DEFAULTS.listConcurrency);
+    expect(() => option({ listConcurrency: 'x' }, 'listConcurrency')).toThrow(/^--list-concurrency must be/);
+    expect(Object.keys(p)).not.toContain('undefined');
+    expect(JSON.parse(JSON.stringify(p))).toEqual(expect.objectContaining({ copyConcurrency: 7 }));
+  });
+});
+
+test('a run\'s journal is the same whether its defaults were given, filled in, or left out', () => {
+  const { journalPath } = require('../../src/journal/journal');
+  const { parseOptions } = require('../../src/options');
+  const raw = { source: 's3://a/p/', target: 's3://b/q/' };
+  const same = journalPath('cp', raw);
+  expect(journalPath('cp', parseOptions(raw, 'copy'))).toBe(same);
+  expect(journalPath('cp', parseOptions({ ...raw, copyConcurrency: '500', resumeMaxAge: '7d' }, 'copy'))).toBe(same);
+  // A value that changes what the run does still makes it another run.
+  expect(journalPath('cp', parseOptions({ ...raw, partSize: '8MiB' }, 'copy'))).not.toBe(same);
+});
