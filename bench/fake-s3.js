@@ -478,8 +478,10 @@ const GENERATORS = {
   },
 
   // One of bench/layouts.js's key layouts (?layout=NAME&seed=N): the lister's range of shapes.
+  // ?layout=generated&seed=N: a layout drawn from the families (test/generators/).
   layout(count, { layout, seed = 1 } = {}) {
-    const { LAYOUTS } = require('./layouts');
+    const { LAYOUTS, generateLayout } = require('./layouts');
+    if (layout === 'generated') return sortUnique(generateLayout(seed, count).keys.map(toInt));
     if (!LAYOUTS[layout]) throw new Error(`unknown layout ${layout} (have ${Object.keys(LAYOUTS)})`);
     return sortUnique(LAYOUTS[layout](count, seed).map(toInt));
   },

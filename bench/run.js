@@ -10,6 +10,8 @@
 //            --peers aws,s5cmd,rclone  --timeout SEC (per run)
 //            --layout-keys N (keys per layout bucket; 0 skips the layouts section)
 //            --layouts a,b (only these layouts of bench/layouts.js)
+//            --generated N (layouts drawn from the families after the named ones; 20, quick 4)
+//            --generated-seed S (the first drawn layout's seed, 2811; the next S+1, ...)
 //            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, plan (shard plans of every layout), transfers, rm, versions, metadata)
 //            --rm-objects N (objects each rm run deletes; 0 skips rm) --only-rm (--only rm)
 //            --versions N (versions for the version listing; 0 skips it)
@@ -47,11 +49,11 @@ const PEERS = ['aws', 's5cmd', 'rclone'];
 // a smaller slice so the whole run stays within ~15 minutes.
 const MODES = {
   full: {
-    list: 1e6, copy: 1e5, layoutKeys: 1e6, rm: 1e5, versions: 1e6, metadata: 1e5, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
+    list: 1e6, copy: 1e5, layoutKeys: 1e6, generated: 20, rm: 1e5, versions: 1e6, metadata: 1e5, peerCap: 30, peerList: 200e3, peerCopy: 20e3, smallCopy: 2e3, timeoutSec: 900,
     small: ['rclone:default'], // --transfers 4 + a HEAD per object: ~60 objects/s, 20k would take 5+ min
   },
   quick: {
-    list: 1e5, copy: 1e4, layoutKeys: 1e5, rm: 1e4, versions: 1e5, metadata: 1e4, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
+    list: 1e5, copy: 1e4, layoutKeys: 1e5, generated: 4, rm: 1e4, versions: 1e5, metadata: 1e4, peerCap: 10, peerList: 5e3, peerCopy: 1e3, smallCopy: 200, timeoutSec: 120,
     small: ['aws:default', 'rclone:default'], // 10 and 4 copies at once: keep quick mode quick
   },
 };
@@ -70,11 +72,11 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--only main,layouts,plan,transfers,rm,versions,metadata] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--generated N] [--generated-seed S] [--only main,layouts,plan,transfers,rm,versions,metadata] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
 const SECTIONS = ['main', 'layouts', 'plan', 'transfers', 'rm', 'versions', 'metadata'];
 
 function parseArgs(argv) {
-  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, only: SECTIONS, rmObjects: null, versions: null, metadata: null };
+  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, generated: null, generatedSeed: 2811, only: SECTIONS, rmObjects: null, versions: null, metadata: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--quick') o.quick = true;
@@ -84,6 +86,8 @@ function parseArgs(argv) {
     else if (a === '--timeout') o.timeoutSec = +v();
     else if (a === '--layout-keys') o.layoutKeys = +v();
     else if (a === '--layouts') o.layouts = v().split(',').filter(Boolean);
+    else if (a === '--generated') o.generated = +v();
+    else if (a === '--generated-seed') o.generatedSeed = +v();
     else if (a === '--only') {
       o.only = v().split(',').filter(Boolean);
       for (const x of o.only) if (!SECTIONS.includes(x)) { console.error(`unknown section ${x} (have ${SECTIONS})\n${USAGE}`); process.exit(2); }
@@ -243,7 +247,7 @@ async function peerRows(ctx, group, op, sl, small) {
 // latency conditions, then (steady latency) at 300 and 1000 requests in flight, a second
 // run that starts from the first's split hints, and s3ls-rs, the parallel peer. Nothing
 // here is tuned to one layout: every layout gets the same commands.
-const { LAYOUTS } = require('./layouts');
+const { LAYOUTS, generateLayout } = require('./layouts');
 const { compareKeys } = require('../src/keys/order');
 const CONDITIONS = [
   { name: 'steady', lat: {} },
@@ -257,20 +261,26 @@ async function layoutsSection(ctx) {
   await fake.addBucket('layouts');
   const hintsHome = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-bench-hints-'));
   try {
-    const names = ctx.opts.layouts || Object.keys(LAYOUTS);
-    for (const layout of names) {
-      const i = Object.keys(LAYOUTS).indexOf(layout); // the seed goes with the layout, whatever runs
+    // The named layouts, each with its own seed, then layouts drawn from the families
+    // (seeds --generated-seed, +1, ...): the named are the ones the planner was written
+    // against, the drawn ones what it was not.
+    const runs = (ctx.opts.layouts || Object.keys(LAYOUTS)).map((layout) => ({ layout, named: true, seed: 101 + Object.keys(LAYOUTS).indexOf(layout) }));
+    for (let g = 0; g < (mode.generated || 0); g++) runs.push({ layout: 'generated', named: false, seed: ctx.opts.generatedSeed + g });
+    for (const run of runs) {
+      const keys = (run.named ? LAYOUTS[run.layout](mode.layoutKeys, run.seed) : generateLayout(run.seed, mode.layoutKeys).keys)
+        .sort(compareKeys).filter((k, j, a) => j === 0 || k !== a[j - 1]);
+      const layout = run.named ? run.layout : generateLayout(run.seed, 10).name;
       await fake.clear('layouts');
-      const r = await fake.seed('layouts', 'layout', mode.layoutKeys, { layout, seed: 101 + i });
+      const r = await fake.seed('layouts', 'layout', mode.layoutKeys, { layout: run.layout, seed: run.seed });
       const expect = r.count;
-      console.log(`# layout ${layout}: ${fmtInt(expect)} keys (seed ${101 + i}, ${r.ms} ms)`);
-      const row = (tool, op, settings, condition) => ({ group: 'layouts', layout, condition, tool, op, settings, data: `${layout} (${fmtInt(expect)})` });
+      if (expect !== keys.length) throw new Error(`the fake seeded ${expect} keys of ${layout}, the generator made ${keys.length}`);
+      console.log(`# layout ${layout}: ${fmtInt(expect)} keys (seed ${run.seed}, ${r.ms} ms)`);
+      const row = (tool, op, settings, condition) => ({ group: 'layouts', layout, generated: !run.named, condition, tool, op, settings, data: `${layout} (${fmtInt(expect)})` });
       const cold = ['--no-split-hints'];
-      if (ctx.runs('layouts')) await layoutListingRows(ctx, layout, row, expect, cold, hintsHome);
+      if (ctx.runs('layouts')) await layoutListingRows(ctx, layout, row, expect, cold, hintsHome, run.named);
       if (!ctx.runs('plan')) continue;
       // A shard plan of the layout (issue 19): its list requests, and how even its shards
       // are, counted from the layout's own keys (the fake seeds the same generator).
-      const keys = LAYOUTS[layout](mode.layoutKeys, 101 + i).sort(compareKeys).filter((k, j, a) => j === 0 || k !== a[j - 1]);
       for (const n of PLAN_SHARDS) {
         await measure(ctx, row('s3blitz', 'plan', `--shards ${n}`, 'steady'), blitzSpec('plan', ['plan', 's3://layouts', '--shards', String(n)], E),
           { expect, parse: (plan) => planBalance(plan, keys) });
@@ -283,17 +293,30 @@ async function layoutsSection(ctx) {
 }
 
 // ls and summarize of one layout under each latency condition, at higher concurrency, with
-// split hints, and the parallel peer.
-async function layoutListingRows(ctx, layout, row, expect, cold, hintsHome) {
+// split hints, and the parallel peer. A drawn layout (all = false) gets steady latency and
+// the parallel peer only, so twenty of them fit in the run.
+async function layoutListingRows(ctx, layout, row, expect, cold, hintsHome, all = true) {
   const { mode, fake } = ctx;
   const E = fake.endpoint;
-  for (const c of CONDITIONS) {
+  for (const c of all ? CONDITIONS : CONDITIONS.slice(0, 1)) {
     await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0, ...c.lat });
     await measure(ctx, row('s3blitz', 'ls', 'default', c.name), blitzSpec('ls', ['ls', 's3://layouts', '-v', ...cold], E), { expect });
     await measure(ctx, row('s3blitz', 'summarize', 'default', c.name), blitzSpec('summarize', ['summarize', 's3://layouts', '--json', ...cold], E),
       { expect, parse: (j) => ({ count: j.objects, ...ownStats(j) }) });
   }
   await fake.setLatency({ listMs: ctx.opts.listLatency, jitterMs: 0, stallEvery: 0, stallMs: 0 });
+  if (all) await layoutExtraRows(ctx, layout, row, expect, cold, hintsHome);
+  for (const variant of ['default', 'tuned']) {
+    const prow = row('s3ls', 'ls --no-sort', variant === 'tuned' ? TUNING.s3ls.tuned.join(' ') : 'default', 'steady');
+    if (!ctx.peers.s3ls) { note(ctx, prow, 'MISSING', ctx.peers.s3lsMissing); continue; }
+    const spec = buildCommand(ctx.peers, 's3ls', 'ls', { endpoint: E, bucket: 'layouts', tuned: variant === 'tuned', extraArgs: ['--no-sort'] });
+    await measure(ctx, prow, spec, { expect, cap: mode.peerCap });
+  }
+}
+
+// At higher concurrency, and a second run from the first one's split hints.
+async function layoutExtraRows(ctx, layout, row, expect, cold, hintsHome) {
+  const E = ctx.fake.endpoint;
   for (const n of [300, 1000]) {
     await measure(ctx, row('s3blitz', 'ls', `--list-concurrency ${n}`, 'steady'),
       blitzSpec('ls', ['ls', 's3://layouts', '-v', '--list-concurrency', String(n), ...cold], E), { expect });
@@ -302,12 +325,6 @@ async function layoutListingRows(ctx, layout, row, expect, cold, hintsHome) {
   const hinted = { ...blitzEnv(), XDG_CACHE_HOME: path.join(hintsHome, layout) };
   await runPeer({ ...blitzSpec('ls', ['ls', 's3://layouts'], E), env: hinted }, { timeoutMs: ctx.timeoutSec * 1000 });
   await measure(ctx, row('s3blitz', 'ls', 'second run (split hints)', 'steady'), { ...blitzSpec('ls', ['ls', 's3://layouts', '-v'], E), env: hinted }, { expect });
-  for (const variant of ['default', 'tuned']) {
-    const prow = row('s3ls', 'ls --no-sort', variant === 'tuned' ? TUNING.s3ls.tuned.join(' ') : 'default', 'steady');
-    if (!ctx.peers.s3ls) { note(ctx, prow, 'MISSING', ctx.peers.s3lsMissing); continue; }
-    const spec = buildCommand(ctx.peers, 's3ls', 'ls', { endpoint: E, bucket: 'layouts', tuned: variant === 'tuned', extraArgs: ['--no-sort'] });
-    await measure(ctx, prow, spec, { expect, cap: mode.peerCap });
-  }
 }
 
 const ownStats = (j) => ({ ownEfficiency: j.stats?.efficiency, ownStats: j.stats });
@@ -451,6 +468,7 @@ async function main() {
   const modeName = opts.quick ? 'quick' : 'full';
   const mode = { ...MODES[modeName] };
   if (opts.layoutKeys != null) mode.layoutKeys = opts.layoutKeys;
+  if (opts.generated != null) mode.generated = opts.generated;
   if (opts.rmObjects != null) mode.rm = opts.rmObjects;
   if (opts.versions != null) mode.versions = opts.versions;
   if (opts.metadata != null) mode.metadata = opts.metadata;

@@ -26,7 +26,6 @@
 const { LAYOUTS, generateLayout, depthRange } = require('../test/generators/layouts');
 const { simulate, compareListing, BUSY_SHARE } = require('../test/helpers/sim-listing');
 
-
 function parseArgs(argv) {
   const opt = (name, d) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : d; };
   const num = (name, d) => {

@@ -104,9 +104,10 @@ class ParallelLister {
     this.pending = new Set(); // requests in flight (each maybe sent twice)
     this.hedgeTimer = null;
     this.hedgeDue = null; // when the oldest request becomes a straggler (checked as pages come, too)
-    // Folder listings name the folders ahead (stores that take a delimiter).
-    this.folders = options.folders !== false && store.delimiters === true;
-    this.planner = new OnlinePlanner({ prefix: this.range.prefix, concurrency: this.concurrency, ordered: this.ordered, folders: this.folders, minPiece: this.minPiece });
+    // Folder listings name the folders ahead (stores that take a delimiter); whether the
+    // planner may still ask for them is the planner's to keep.
+    const folders = options.folders !== false && store.delimiters === true;
+    this.planner = new OnlinePlanner({ prefix: this.range.prefix, concurrency: this.concurrency, ordered: this.ordered, folders, minPiece: this.minPiece });
     this.guesses = 0; // segments added whose first request is not sent yet
     this.segs = [new Segment(this.range.after, this.range.stop)];
     this.head = 0; // ordered output: first segment not yet fully emitted
@@ -215,7 +216,7 @@ class ParallelLister {
     return null;
   }
 
-  // Keys a segment holds back for order, or will have to (the planner's estimate).
+  // Keys a segment holds back for order, or soon may (planner.ahead: memory, not a forecast).
   _ahead(s) {
     return this.planner.ahead(s);
   }
@@ -506,7 +507,7 @@ class ParallelLister {
       // asked for folders again (they are only hints).
       checkPage(page, after, f);
       const chunk = chunkOf(page);
-      for (let k = 0; k < chunk.length; k++) if (chunk.key(k).indexOf(DELIMITER, f.length) >= 0) { this.folders = false; this.planner.folders = false; return; }
+      for (let k = 0; k < chunk.length; k++) if (chunk.key(k).indexOf(DELIMITER, f.length) >= 0) { this.planner.foldersIgnored(); return; }
       let prev = null;
       const folders = page.prefixes || [];
       for (const g of folders) {

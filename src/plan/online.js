@@ -46,6 +46,12 @@ class OnlinePlanner {
     this.shape.learn(prefix);
   }
 
+  // The store answered a folder listing with keys past the folder: it ignores the
+  // delimiter, so no folder listing is asked for again (folders are only hints).
+  foldersIgnored() {
+    this.folders = false;
+  }
+
   // A page's keys, a few of each, teach the key shape where keys lie.
   learnPage(chunk) {
     for (let k = 0; k < chunk.length; k += T.LEARN_EVERY) this.shape.learn(chunk.key(k));

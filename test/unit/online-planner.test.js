@@ -128,3 +128,33 @@ describe('folders a listing named are placed inside the range that asked, no mor
     for (const x of placed) for (const pt of x.points) expect(pt.folder).toBe(true);
   });
 });
+
+describe('a store that says it takes a delimiter but ignores it', () => {
+  const { ParallelLister } = require('../../src/list/parallel-lister');
+  const { FakeListStore } = require('../helpers/fake-list-store');
+
+  test(`every key once, and no folder listing asked for after the first one answered (seed ${SEED})`, async () => {
+    // Many folders at several levels (logs/YYYY/MM/DD/host-N/): the planner keeps asking for
+    // folder listings on any such layout unless it stops.
+    const { LAYOUTS } = require('../generators/layouts');
+    const inner = new FakeListStore(LAYOUTS.logs(30000, SEED));
+    let answered = false, sentBefore = 0, sentAfter = 0;
+    const store = {
+      delimiters: true,
+      listPage(args) {
+        if (!args.delimiter) return inner.listPage(args);
+        if (answered) sentAfter++; else sentBefore++;
+        const { delimiter, ...plain } = args; // ignored: the keys come back unfolded
+        const p = inner.listPage(plain);
+        p.then(() => { answered = true; }, () => {});
+        return p;
+      },
+    };
+    const lister = new ParallelLister(store, { listConcurrency: 20, log: () => {} });
+    const got = [];
+    for await (const chunk of lister.chunks()) for (let k = 0; k < chunk.length; k++) got.push(chunk.key(k));
+    expect(got).toEqual(inner.expected());
+    expect(sentBefore).toBeGreaterThan(0); // the planner did ask, so the check below means something
+    expect(sentAfter).toBe(0);
+  });
+});
