@@ -17,8 +17,8 @@ function batchCsvFormat(opts) {
 
 // The manifest rows of a listing's chunks; a folder has no bucket to name.
 function batchRows(listing, { versions = false } = {}) {
-  if (listing.store.type !== 's3') throw new UsageError(`--format ${BATCH_CSV} needs an s3:// source, not ${JSON.stringify(listing.location.text)}`);
-  const bucket = listing.store.bucket;
+  if (listing.location.type !== 's3') throw new UsageError(`--format ${BATCH_CSV} needs an s3:// source, not ${JSON.stringify(listing.location.text)}`);
+  const bucket = listing.location.bucket;
   return (chunk) => lib.batchManifest.manifestRows(bucket, chunk, { versions });
 }
 

@@ -26,23 +26,26 @@ class Listing {
     this.maxListRequests = option(options, 'maxListRequests');
     this.filter = userFunction(options.filter, '--filter');
     this.match = keyMatcher(options.pattern);
-    // options.store: a store object of the caller's (listPage/open/destroy), e.g. for tests.
-    // storeLocation: the location of the listing that opened the store (a lane of a copy).
-    // sockets / maxSockets: more for a listing whose store also serves other requests (a
-    // copy's GETs, a metadata scan's HEADs).
-    const wanted = options.sockets ? this.listConcurrency + options.sockets : this.listConcurrency;
-    const sockets = options.maxSockets > wanted ? options.maxSockets : wanted;
+    // options.store: a store the caller opened and closes (a stage's, or a test's); the
+    // listing never destroys it. Without one, the listing opens its own (library callers of
+    // Listing) and destroys it at close.
+    this.ownsStore = !options.store;
     const { store, location } = options.store
       ? { store: options.store, location: options.storeLocation || { prefix: options.prefix || '', text: options.source || 'custom store' } }
-      : openStore({ ...options, stats: this.stats, maxSockets: sockets }, 'source');
+      : this.constructor.openStore(options, this.stats);
     // Versions: every one (allVersions), or the objects as they were at a moment (asOf).
     this.asOf = parseAsOf(options.asOf);
     this.allVersions = Boolean(options.allVersions);
     if (this.allVersions && this.asOf !== null) {
-      if (!options.store) store.destroy();
+      if (this.ownsStore) store.destroy();
       throw new UsageError('--all-versions and --as-of cannot be combined (to see the versions up to a moment, --filter on LastModified)');
     }
-    this.store = this.allVersions || this.asOf !== null ? versionStore(store, this.stats) : store;
+    try {
+      this.store = this.allVersions || this.asOf !== null ? versionStore(store, this.stats) : store;
+    } catch (err) {
+      if (this.ownsStore) store.destroy();
+      throw err;
+    }
     this.location = location;
     // A single object is the range from its key to its key.
     const stopAt = location.single !== undefined && !(options.stopAt && compareKeys(options.stopAt, location.single) < 0) ? location.single : options.stopAt;
@@ -54,6 +57,19 @@ class Listing {
     // Library callers get onProgress events, never a line drawn on their terminal.
     this.progress = options.progress || new Progress({ onProgress: options.onProgress, showLine: false });
     this.log = options.log || (() => {});
+  }
+
+  /**
+   * The store a listing with these options reads, and its location, for the stage that runs
+   * the listing to open, hand to it (options.store, storeLocation) and destroy when done.
+   * Sockets for the list requests and for what else the stage sends through the store
+   * (sockets: a copy's GETs), at least maxSockets.
+   */
+  static openStore(options, stats) {
+    const listConcurrency = option(options, 'listConcurrency');
+    const wanted = options.sockets ? listConcurrency + options.sockets : listConcurrency;
+    const maxSockets = options.maxSockets > wanted ? options.maxSockets : wanted;
+    return openStore({ ...options, stats, maxSockets }, 'source');
   }
 
   // Where the store's keys were found before (see split-hints.js): from --split-hints FILE,
@@ -172,7 +188,7 @@ class Listing {
 
   close() {
     this.progress.stop();
-    if (!this.options.keepStore) this.store.destroy(); // keepStore: a store other listings share
+    if (this.ownsStore) this.store.destroy();
   }
 }
 
@@ -196,7 +212,6 @@ function keySelector(location, pathFilters, selectKey) {
 function versionStore(store, stats) {
   if (store.versions === true) return store;
   if (typeof store.listVersionsPage !== 'function') {
-    store.destroy();
     throw new UsageError('--all-versions, --as-of and --version-id need an S3 source (a folder has no versions)');
   }
   return new VersionStore(store, { stats });

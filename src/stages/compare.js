@@ -5,6 +5,7 @@
 const crypto = require('crypto');
 const pLimit = require('p-limit');
 const { ObjectListing: Listing } = require('./object-listing');
+const { openListing } = require('./source-listing');
 const { RequestStats } = require('../stats');
 const { createKeyMapper } = require('../transfer/key-map');
 const { multipartCount } = require('../transfer/part-layout');
@@ -97,7 +98,11 @@ class Comparison {
     if (options.allVersions) throw new UsageError('compare and sync take --as-of, not --all-versions (cp --all-versions copies every version)');
     const paths = options.paths || folderPaths(options);
     // sourceSockets / targetSockets: a sync's copies, besides the list requests.
-    this.srcListing = new Listing({ ...options, sourceLocation: paths.source, stats: this.stats, signal: this.signal, sockets: options.sourceSockets });
+    // The stores are the comparison's (srcStore, dstStore: a sync copies through them).
+    const src = openListing(Listing, { ...options, sourceLocation: paths.source, stats: this.stats, signal: this.signal, sockets: options.sourceSockets });
+    this.srcListing = src.listing;
+    this.srcStore = src.store;
+    this.closers = [src.close];
     try {
       const dstLoc = paths.target;
       // --as-of reads the source as it was; the target is compared as it is now.
@@ -113,23 +118,28 @@ class Comparison {
       // --exclude), so a sync never deletes what the source side left out.
       const select = this.srcListing.select, unmap = this.mapper.unmapPrefix;
       const selectKey = select && unmap ? (key) => select(unmap(key)) : undefined;
+      let dstOptions;
       if (this.mapper.single) {
         this.method = 'merge';
         const key = paths.single.targetKey;
-        this.dstListing = new Listing({ ...tgt, sourceLocation: { ...dstLoc, prefix: key, base: '', single: key } });
+        dstOptions = { ...tgt, sourceLocation: { ...dstLoc, prefix: key, base: '', single: key } };
         this.empty = this.srcListing.range.empty;
       } else if (this.mapper.orderPreserving) {
         const r = targetRange(this.srcListing, this.mapper);
         this.method = 'merge';
-        this.dstListing = new Listing({ ...tgt, sourceLocation: { ...dstLoc, prefix: r.prefix }, startAfter: r.startAfter, stopAt: r.stopAt, selectKey });
+        dstOptions = { ...tgt, sourceLocation: { ...dstLoc, prefix: r.prefix }, startAfter: r.startAfter, stopAt: r.stopAt, selectKey };
         this.empty = r.empty;
       } else {
         this.method = 'sorted-spool';
-        this.dstListing = new Listing({ ...tgt, sourceLocation: dstLoc });
+        dstOptions = { ...tgt, sourceLocation: dstLoc };
         this.empty = this.srcListing.range.empty;
       }
+      const dst = openListing(Listing, dstOptions);
+      this.dstListing = dst.listing;
+      this.dstStore = dst.store;
+      this.closers.push(dst.close);
     } catch (err) {
-      this.srcListing.close();
+      this.close();
       throw err;
     }
     this.tallies = Object.fromEntries(CLASSES.map((c) => [c, new Tally()]));
@@ -138,7 +148,7 @@ class Comparison {
     // as aws s3 sync does (a side older than the other is `older`), unless --checksum reads
     // the bytes. Pairs judged so are counted: their content was not checked.
     const o = options;
-    this.localSide = this.srcListing.store.type === 'local' || this.dstListing.store.type === 'local';
+    this.localSide = this.srcStore.type === 'local' || this.dstStore.type === 'local';
     this.timeCompared = Boolean(o.compareTime) || (this.localSide && !o.checksum && !o.sizeOnly);
     this.judgedBySize = 0;
   }
@@ -152,7 +162,7 @@ class Comparison {
   // Pairs of (source item, target item) in target-key order.
   async *pairs() {
     if (this.empty) return;
-    await Promise.all([this.srcListing.store.open(), this.dstListing.store.open()]);
+    await Promise.all([this.srcStore.open(), this.dstStore.open()]);
     const mapper = this.mapper;
     const failures = this.failures;
     const mapped = async function* (items) {
@@ -198,7 +208,7 @@ class Comparison {
   }
 
   async _checkContent(src, dst, verdict) {
-    const srcStore = this.srcListing.store.base || this.srcListing.store, dstStore = this.dstListing.store;
+    const { srcStore, dstStore } = this;
     if (verdict === 'parts') {
       // Same part count: comparable only if the first parts are the same size too, and
       // then only where the target was not written after the source: a server that makes
@@ -213,8 +223,7 @@ class Comparison {
   }
 
   close() {
-    this.srcListing.close();
-    this.dstListing.close();
+    for (const close of this.closers) close();
   }
 }
 

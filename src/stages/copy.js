@@ -2,6 +2,7 @@
 // cp: every listed object to its target key, as fast as the endpoint allows, with a
 // bounded queue between the lister and the copiers, and every object accounted for.
 const { ObjectListing: Listing } = require('./object-listing');
+const { openListing } = require('./source-listing');
 const { VersionReplay } = require('./version-replay');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
@@ -48,7 +49,10 @@ function openCopy(options, journal, paths) {
   const startAfter = journal && !journal.lanes && journal.resumeAfter !== null ? journal.resumeAfter : options.startAfter;
   // Copies go far slower than listing: pages listed ahead or held back for order only
   // cost memory here (the copier has its own queue of --max-queue-size objects).
-  const listing = new Listing({ ...options, sourceLocation: paths.source, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || T.COPY_REORDER_WINDOW, maxQueuedPages: T.COPY_QUEUED_PAGES, sockets: transferSockets(co) });
+  // The source's store is the copy's: the listing (and its lanes) list through it, copies
+  // read through it (by version id where there is one).
+  const source = openListing(Listing, { ...options, sourceLocation: paths.source, stats, signal, startAfter, unordered: false, reorderWindow: options.reorderWindow || T.COPY_REORDER_WINDOW, maxQueuedPages: T.COPY_QUEUED_PAGES, sockets: transferSockets(co) });
+  const { listing, store: src } = source;
   let dst, dstLoc;
   try {
     // options.targetStore: a store object of the caller's, as options.store for the source.
@@ -65,14 +69,12 @@ function openCopy(options, journal, paths) {
     if (options.versionId !== undefined && (options.allVersions || (options.asOf !== undefined && options.asOf !== null))) {
       throw new UsageError('--version-id names one version: it cannot be combined with --all-versions or --as-of');
     }
-    // Copies read the source by version id where there is one.
-    const src = listing.store.base || listing.store;
     if (w.noOverwrite && options.allVersions) throw new UsageError('--no-overwrite cannot be combined with --all-versions (each version is written over the one before it)');
     const run = new CopyRun({ options, journal, src, dst, w, co, stats, signal, progress: listing.progress, prefixBase: (dstLoc.prefix || '').length, targetPrefix: dstLoc.prefix || '' });
     const inPlace = Boolean(listing.location.bucket && listing.location.bucket === dstLoc.bucket && sameConnection(options) && mapper.identity);
-    return { stats, signal, listing, dstLoc, mapper, run, src, dst, inPlace, close() { listing.close(); dst.destroy(); } };
+    return { stats, signal, listing, dstLoc, mapper, run, src, dst, inPlace, close() { source.close(); dst.destroy(); } };
   } catch (err) {
-    listing.close();
+    source.close();
     if (dst) dst.destroy();
     throw err;
   }
@@ -89,7 +91,7 @@ async function copy(options = {}) {
   let c;
   try {
     c = openCopy(options, journal, paths);
-    await checkMapping(paths.source, c.mapper, c.listing.store, options.signal);
+    await checkMapping(paths.source, c.mapper, c.src, options.signal);
   } catch (err) {
     if (c) c.close();
     if (journal) journal.abandon();
@@ -170,15 +172,15 @@ function finishCopy(c, options, r, extra = {}, noMatch = false, lanes = null) {
 // lane's watermark: those of the run this one resumes, else a new cut where the source is an
 // S3 bucket listed in parallel. null: the copy reads one listing.
 async function laneListings(c, options, journal) {
-  const { listing } = c;
+  const { listing, src } = c;
   let lanes;
   if (journal && journal.resumed) {
     if (!journal.lanes) return null;
     lanes = lanesFromBounds(listing.range, journal.lanes);
   } else {
-    if (listing.store.type !== 's3' || options.sequential || options.toKey || listing.location.single !== undefined || versioned(options) || listing.heads) return null;
-    await listing.store.open();
-    lanes = await planLanes(listing.store, listing.range, { maxLanes: T.LANES_MAX, signal: c.signal, stats: c.stats });
+    if (src.type !== 's3' || options.sequential || options.toKey || listing.location.single !== undefined || versioned(options) || listing.heads) return null;
+    await src.open();
+    lanes = await planLanes(src, listing.range, { maxLanes: T.LANES_MAX, signal: c.signal, stats: c.stats });
     if (!lanes) return null;
   }
   if (journal) journal.useLanes(lanes.slice(1).map((l) => l.after));
@@ -189,7 +191,7 @@ async function laneListings(c, options, journal) {
     if (lane.stop !== null && after && compareKeys(after, lane.stop) >= 0) return null; // finished before
     // The same source, selection and filters as the whole listing, on its store.
     return new Listing({
-      ...options, store: listing.store, keepStore: true, storeLocation: listing.location, source: listing.location.text,
+      ...options, store: src, storeLocation: listing.location, source: listing.location.text,
       startAfter: after || undefined, stopAt: lane.stop === null ? undefined : lane.stop, listConcurrency: concurrency,
       stats: c.stats, signal: c.signal, progress: listing.progress, unordered: false,
       reorderWindow: Math.ceil((options.reorderWindow || T.COPY_REORDER_WINDOW) / lanes.length), maxQueuedPages: T.COPY_QUEUED_PAGES,

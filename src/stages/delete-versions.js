@@ -14,6 +14,7 @@ const { option, positiveInt } = require('../options');
 const { SafetyError, UsageError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { runSignal } = require('../signal');
+const { openListing } = require('./source-listing');
 
 const BATCH = 1000;
 const CONCURRENCY = 16;
@@ -107,13 +108,13 @@ async function removeVersions(options = {}) {
   option(options, 'maxDelete'); // a bad value refused before anything is listed
   const stats = options.stats || new RequestStats();
   const signal = runSignal(options.signal);
-  const listing = new Listing({ ...options, stats, signal, unordered: true });
+  const { listing, store, close } = openListing(Listing, { ...options, stats, signal, unordered: true });
   try {
-    await listing.store.open();
-    const r = await deleteVersions(listing.store.base || listing.store, listing.pages(), { ...options, signal });
+    await store.open();
+    const r = await deleteVersions(store.base || store, listing.pages(), { ...options, signal });
     return { source: listing.location.text, dryrun: Boolean(options.dryrun), ...r, complete: listing.complete, ok: r.failed.objects === 0, stats: stats.toJSON() };
   } finally {
-    listing.close();
+    close();
   }
 }
 

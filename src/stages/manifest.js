@@ -16,6 +16,7 @@ const { manifestRows, manifestSpec } = require('./batch-manifest');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('./shards');
 const { UsageError, FatalError } = require('../errors');
 const { option } = require('../options');
+const { openListing } = require('./source-listing');
 
 // The S3 partition of a region, for the manifest's ARN.
 function partitionOf(region = '') {
@@ -57,10 +58,10 @@ async function manifest(options = {}) {
 }
 
 async function write(options, out, partSize) {
-  const listing = new Listing(options);
+  const { listing, store: source, close } = openListing(Listing, options);
   try {
-    if (listing.store.type !== 's3') throw new UsageError(`manifest needs an s3:// source: a Batch Operations manifest names objects in a bucket, not ${JSON.stringify(listing.location.text)}`);
-    const bucket = listing.store.bucket;
+    if (source.type !== 's3') throw new UsageError(`manifest needs an s3:// source: a Batch Operations manifest names objects in a bucket, not ${JSON.stringify(listing.location.text)}`);
+    const bucket = source.bucket;
     const versions = Boolean(options.allVersions);
     let listingError = null;
     const counts = { rows: 0, deleteMarkers: 0 };
@@ -88,7 +89,7 @@ async function write(options, out, partSize) {
       ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}),
     };
   } finally {
-    listing.close();
+    close();
   }
 }
 

@@ -7,6 +7,7 @@
 const fs = require('fs');
 const { openStore } = require('../stores/open-store');
 const { Listing } = require('../list/listing');
+const { openListing } = require('./source-listing');
 const { compareKeys } = require('../keys/order');
 const { FatalError, SafetyError, UsageError } = require('../errors');
 const { mergeSummaries } = require('./summary-merge');
@@ -25,14 +26,14 @@ async function readResults(paths, options = {}) {
       out.push(parse(text, p));
       continue;
     }
-    const listing = new Listing({ ...connectionOf(options), source: p, splitHints: false });
+    const { listing, store, close } = openListing(Listing, { ...connectionOf(options), source: p, splitHints: false });
     try {
       for await (const item of listing.items()) {
         if (!item.Key.endsWith('.json')) continue;
-        const got = await listing.store.getSmallObject({ Key: item.Key });
-        out.push(parse(got.Body.toString('utf8'), `s3://${listing.store.bucket}/${item.Key}`));
+        const got = await store.getSmallObject({ Key: item.Key });
+        out.push(parse(got.Body.toString('utf8'), `s3://${store.bucket}/${item.Key}`));
       }
-    } finally { listing.close(); }
+    } finally { close(); }
   }
   return out;
 }

@@ -31,17 +31,28 @@ function problemOf(err) {
   return { status: 'failed', reason: `${code || 'error'}${err && err.message && err.message !== code ? `: ${err.message}` : ''}`.slice(0, 300) };
 }
 
+// Whether a listing with these options asks every object's metadata or tags.
+function scanOf(options) {
+  const want = headsFor(options.by);
+  const metadata = Boolean(options.withMetadata) || want.metadata;
+  const tags = Boolean(options.withTags) || want.tags;
+  return { heads: metadata || tags, tags };
+}
+
 class ObjectListing extends Listing {
+  // The HEADs need sockets of their own, beside the list requests.
+  static openStore(options, stats) {
+    if (!scanOf(options).heads) return super.openStore(options, stats);
+    const sockets = option(options, 'listConcurrency') + option(options, 'headConcurrency');
+    return super.openStore({ ...options, maxSockets: Math.max(options.maxSockets || 0, sockets) }, stats);
+  }
+
   constructor(options = {}) {
-    const want = headsFor(options.by);
-    const metadata = Boolean(options.withMetadata) || want.metadata;
-    const tags = Boolean(options.withTags) || want.tags;
-    // The filter waits for the HEADs when there are any, which need sockets of their own.
-    const heads = metadata || tags;
+    const { heads, tags } = scanOf(options);
     const headConcurrency = option(options, 'headConcurrency');
-    const listConcurrency = option(options, 'listConcurrency');
-    super(heads ? { ...options, filter: undefined, maxSockets: listConcurrency + headConcurrency } : options);
-    this.heads = metadata || tags;
+    // The filter waits for the HEADs when there are any.
+    super(heads ? { ...options, filter: undefined } : options);
+    this.heads = heads;
     this.withTags = tags;
     this.lateFilter = this.heads ? userFunction(options.filter, '--filter') : null;
     this.headConcurrency = headConcurrency;

@@ -7,16 +7,17 @@ const { loadPrices } = require('./storage-cost');
 const { incompleteUploads } = require('./incomplete-uploads');
 const { userFunction } = require('../js-function');
 const { UsageError, FatalError } = require('../errors');
+const { openListing } = require('./source-listing');
 
 async function withListing(options, body) {
-  const listing = new Listing(options);
+  const { listing, store, close } = openListing(Listing, options);
   try {
-    const value = await body(listing);
+    const value = await body(listing, store);
     const out = { ...value, complete: listing.complete, stats: listing.stats.toJSON(), ...(listing.noMatch ? { noMatch: listing.noMatchText } : {}) };
     if (listing.heads) out.metadataScan = listing.scanReport();
     return out;
   } finally {
-    listing.close();
+    close();
   }
 }
 
@@ -37,18 +38,18 @@ function summarize(options = {}) {
   groupingOf(options.by); // a bad --by is a usage error before anything is listed
   const startedAt = new Date();
   // Order does not matter to a summary: pages are taken as they arrive, nothing held back.
-  return withListing({ unordered: true, ...options }, async (listing) => {
+  return withListing({ unordered: true, ...options }, async (listing, store) => {
     const summary = new Summary({
       summarizeFolders: Boolean(options.summarizeFolders), depth: options.depth === undefined ? FOLDERS_DEPTH : depth, treeDepth: depth,
       top, largest, prices, prefix: listing.range.prefix, by: options.by, versions: Boolean(options.allVersions),
     });
     // Incomplete uploads are listed beside the objects, once the store is open.
     const uploads = (options.incompleteUploads ?? DEFAULTS.incompleteUploads)
-      ? listing.store.open().then(() => incompleteUploads(listing.store, listing.range, { signal: listing.signal }))
+      ? store.open().then(() => incompleteUploads(store, listing.range, { signal: listing.signal }))
       : Promise.resolve(null);
     uploads.catch(() => {}); // awaited below; the listing's own error comes first
     for await (const chunk of listing.chunks()) summary.addChunk(chunk);
-    await confirmTwins(summary.trouble, listing);
+    await confirmTwins(summary.trouble, listing, store);
     const json = summary.toJSON();
     json.incompleteUploads = await uploads;
     const out = { summary: json, source: listing.location.text, startedAt: startedAt.toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
@@ -60,9 +61,9 @@ function summarize(options = {}) {
 // Keys whose Unicode-NFC twin may have been listed before them: asked of the store, a
 // HEAD each (at most a hundred). Buckets only: a file system may find a file under either
 // form of its name (macOS does), and could not hold both anyway.
-async function confirmTwins(trouble, listing) {
-  const store = listing.store;
-  if (store.type !== 's3' || typeof store.stat !== 'function') return;
+async function confirmTwins(trouble, listing, store) {
+  // Versions are not objects a HEAD finds.
+  if (store.type !== 's3' || typeof store.stat !== 'function' || listing.allVersions || listing.asOf !== null) return;
   for (const { key, nfc } of trouble.unconfirmed()) {
     let found = null;
     try { found = await store.stat(nfc, listing.signal); } catch { found = null; }

@@ -7,6 +7,7 @@
 // is named with S3's reason. Journaled like cp: an interrupted rm resumes after the last batch
 // it finished.
 const { Listing } = require('../list/listing');
+const { openListing } = require('./source-listing');
 const { RequestStats } = require('../stats');
 const { Spool } = require('../util/spool');
 const { Tally } = require('../transfer/copier');
@@ -49,7 +50,7 @@ async function rm(options = {}) {
   const totals = () => Object.fromEntries(Object.entries(tallies).map(([k, t]) => [k, t.toJSON()]));
   const failures = journal ? journal.failures.slice(0, MAX_NAMED) : [];
   const reasons = new Map();
-  let listing, spool = null, capped = null, interrupted = false, complete = false;
+  let listing, source = null, spool = null, capped = null, interrupted = false, complete = false;
   const wm = new Watermark();
   if (journal) {
     journal.beforeFlush = () => journal.mark(wm.upTo ?? journal.upTo, wm.upTo ?? journal.upTo, [], totals());
@@ -58,7 +59,8 @@ async function rm(options = {}) {
     }
   }
   try {
-    listing = new Listing({ ...options, sourceLocation: paths.source, stats, signal, startAfter: journal && journal.upTo !== null ? journal.upTo : options.startAfter });
+    source = openListing(Listing, { ...options, sourceLocation: paths.source, stats, signal, startAfter: journal && journal.upTo !== null ? journal.upTo : options.startAfter });
+    listing = source.listing;
     listing.progress.verb = 'deleted';
     // 1. The whole selection, to disk.
     spool = new Spool();
@@ -82,7 +84,7 @@ async function rm(options = {}) {
     } else if (!interrupted && count) {
       // 3. Batches of 1000 keys, `concurrency` requests at once, each key with its listed ETag
       // where the server is found to honour it (one probe, just before the first delete).
-      const store = listing.store;
+      const { store } = source;
       const { etags } = await deleteCondition(store, { prefix: listing.range.prefix, signal, requireConditional: options.requireConditional, log: options.log });
       let inflight = 0, wake = null, fatal = null;
       const runBatch = async (batch, token) => {
@@ -144,7 +146,7 @@ async function rm(options = {}) {
     throw describeS3Error(err);
   } finally {
     if (spool) spool.remove();
-    if (listing) listing.close();
+    if (source) source.close();
   }
   let kept = null;
   if (journal) {

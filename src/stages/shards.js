@@ -8,6 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
 const { Listing } = require('../list/listing');
+const { openListing } = require('./source-listing');
 const { openStore } = require('../stores/open-store');
 const { planShards } = require('../plan/shard-plan');
 const { UsageError } = require('../errors');
@@ -31,10 +32,10 @@ const PLAN_VERSION = 1;
 async function plan(options = {}) {
   const n = option(options, 'shards');
   if (!n) throw new UsageError('plan needs --shards N');
-  const listing = new Listing(listingOptions(options));
+  const { listing, store, close } = openListing(Listing, listingOptions(options));
   try {
-    await listing.store.open();
-    const p = await planShards(listing.store, listing.range, n, { budget: option(options, 'planBudget'), signal: listing.signal, stats: listing.stats });
+    await store.open();
+    const p = await planShards(store, listing.range, n, { budget: option(options, 'planBudget'), signal: listing.signal, stats: listing.stats });
     const r = listing.range;
     return {
       version: PLAN_VERSION, source: listing.location.text,
@@ -43,7 +44,7 @@ async function plan(options = {}) {
       ranges: p.ranges,
     };
   } finally {
-    listing.close();
+    close();
   }
 }
 

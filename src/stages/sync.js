@@ -42,9 +42,8 @@ async function sync(options = {}) {
     if (journal) journal.abandon();
     throw err;
   }
-  const dst = cmp.dstListing.store;
+  const { srcStore: src, dstStore: dst } = cmp; // the source's store reads by version id with --as-of
   const progress = cmp.srcListing.progress;
-  const src = cmp.srcListing.store.base || cmp.srcListing.store; // by version id with --as-of
   let run;
   try {
     run = new CopyRun({ options, journal, src, dst, w, co, stats: cmp.stats, signal: cmp.signal, progress, targetPrefix: cmp.dstListing.range.prefix || '' });

@@ -25,8 +25,8 @@ function slowStore(partSize) {
 function comparison(n, options = {}) {
   const cmp = Object.create(Comparison.prototype);
   Object.assign(cmp, { options, stats: new RequestStats(), signal: new AbortController().signal });
-  cmp.srcListing = { store: slowStore(5 * 1024 * 1024) };
-  cmp.dstListing = { store: slowStore(5 * 1024 * 1024) };
+  cmp.srcStore = slowStore(5 * 1024 * 1024);
+  cmp.dstStore = slowStore(5 * 1024 * 1024);
   const t = new Date('2024-01-01T00:00:00Z');
   cmp.pairs = async function* () {
     for (let i = 0; i < n; i++) {
@@ -45,10 +45,10 @@ test('at most 64 content checks in flight, with thousands of pairs waiting', asy
   const cmp = comparison(3000);
   const classes = new Map();
   await classifyAll(cmp, (pair, cls) => { classes.set(cls, (classes.get(cls) || 0) + 1); });
-  expect(cmp.srcListing.store.calls).toBe(3000); // one first-part HEAD per pair and side
-  expect(cmp.dstListing.store.calls).toBe(3000);
-  expect(cmp.srcListing.store.max).toBe(64); // the bound is reached, and never passed
-  expect(cmp.dstListing.store.max).toBe(64);
+  expect(cmp.srcStore.calls).toBe(3000); // one first-part HEAD per pair and side
+  expect(cmp.dstStore.calls).toBe(3000);
+  expect(cmp.srcStore.max).toBe(64); // the bound is reached, and never passed
+  expect(cmp.dstStore.max).toBe(64);
   expect(classes.get('content-differs')).toBe(3000);
 });
 
@@ -57,7 +57,7 @@ test('classify leaves a pair that needs requests to its caller, starting none', 
   const pair = { targetKey: 'k', src: { Key: 'k', Size: 9, ETag: '"a-2"' }, dst: { Key: 'k', Size: 9, ETag: '"b-2"' } };
   const cls = cmp.classify(pair);
   expect(typeof cls).toBe('function');
-  expect(cmp.srcListing.store.calls).toBe(0);
+  expect(cmp.srcStore.calls).toBe(0);
   expect(cmp.classify({ ...pair, dst: null })).toBe('only-source');
   expect(cmp.classify({ ...pair, dst: { ...pair.dst, Size: 8 } })).toBe('size-differs');
 });
