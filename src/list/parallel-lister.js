@@ -57,6 +57,7 @@ class Segment {
     this.buf = [];
     this.held = 0; // keys in buf
     this.kind = 'root'; // what began it (stats.listKinds): root, cut, scout, folder or hint
+    this.got = 0; // keys read inside it: what the planner may cut it for (plan/online.js)
     // The newest run of keys read inside the segment ({first, last, n}): how dense keys
     // are where it reads, for estimating what is left.
     this.sample = null;
@@ -385,6 +386,7 @@ class ParallelLister {
         }
         this._emit(i, chunkStart === 0 && chunkEnd === n ? chunk : chunk.slice(chunkStart, chunkEnd));
         unique += chunkEnd - chunkStart;
+        s.got += chunkEnd - chunkStart;
       }
       // What this page says about the segment's keys: all of them up to its end when the
       // page goes on past it or says nothing follows, else up to its last key.

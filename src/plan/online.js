@@ -108,9 +108,13 @@ class OnlinePlanner {
     // Then scouts and cuts. Ordered output waits on its head: the segments nearest it take
     // what they can use, in order. Otherwise scouts one from each segment in turn, then
     // pieces in proportion to what each segment has left near; none under minPiece keys.
-    for (const p of plans) { p.points = []; p.k = 0; }
-    const cuts = plans.filter((p) => p.near && p.near.keys >= T.CUT_MIN_PIECES * this.minPiece);
-    for (const p of cuts) p.max = Math.floor(p.near.keys / this.minPiece) - 1;
+    // A segment is cut for what it has shown: at most CUT_EVIDENCE times the keys it has read
+    // (a page, at least). Where the key shape misjudges a key space (numbers of varying
+    // length, names it has not seen), an estimate can be a hundred times what is there;
+    // pieces cut for it come back with a few keys each, and each cost a request.
+    for (const p of plans) { p.points = []; p.k = 0; p.keys = p.near ? Math.min(p.near.keys, T.CUT_EVIDENCE * Math.max(p.s.got, PAGE)) : 0; }
+    const cuts = plans.filter((p) => p.keys >= T.CUT_MIN_PIECES * this.minPiece);
+    for (const p of cuts) p.max = Math.floor(p.keys / this.minPiece) - 1;
     if (this.ordered) {
       for (const p of plans) {
         if (free <= 0) break;
@@ -124,10 +128,10 @@ class OnlinePlanner {
         taken = false;
         for (const p of plans) if (round < p.far.length && free > 0) { p.points.push(p.far[round]); free--; taken = true; }
       }
-      const total = cuts.reduce((t, p) => t + p.near.keys, 0);
-      for (const p of cuts) p.k = Math.min(p.max, Math.floor((free * p.near.keys) / total));
+      const total = cuts.reduce((t, p) => t + p.keys, 0);
+      for (const p of cuts) p.k = Math.min(p.max, Math.floor((free * p.keys) / total));
       free -= cuts.reduce((t, p) => t + p.k, 0);
-      cuts.sort((a, b) => b.near.keys / (b.k + 1) - a.near.keys / (a.k + 1));
+      cuts.sort((a, b) => b.keys / (b.k + 1) - a.keys / (a.k + 1));
       for (let j = 0; free > 0 && j < cuts.length; j++) if (cuts[j].k < cuts[j].max) { cuts[j].k++; free--; }
     }
     for (const p of plans) {

@@ -9,6 +9,7 @@ const { ItemChunk } = require('../../src/stores/chunks');
 const { compareKeys } = require('../../src/keys/order');
 const { generateLayout } = require('../generators/layouts');
 const { prng } = require('../generators/prng');
+const T = require('../../src/plan/tuning').values;
 
 const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
 console.log(`online-planner seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
@@ -40,7 +41,7 @@ function midListing(seed, count = 20000) {
     const sample = run >= 2 ? Object.freeze({ first: keys[lo + read - run], last: cursor, n: run }) : null;
     if (run) pages.push(new ItemChunk(keys.slice(lo + read - run, lo + read).map((Key) => ({ Key }))));
     const done = read === hi - lo && r.next() < 0.5;
-    segs.push(Object.freeze({ start, end, cursor, sample, busy: !done && r.next() < 0.5, done, held: 0, sub: null, known: null }));
+    segs.push(Object.freeze({ start, end, cursor, sample, busy: !done && r.next() < 0.5, done, held: 0, sub: null, known: null, got: read }));
   }
   return { keys, segs: Object.freeze(segs), pages };
 }
@@ -62,6 +63,10 @@ describe(`the planner's actions, on listings part-way through generated layouts 
         expect(segs).toContain(seg);
         expect(seg.done).toBe(false);
         asked += points.length;
+        // Cut for no more than it has shown: pieces of at least minPiece (500) keys within
+        // CUT_EVIDENCE times what it has read (a page at least), the piece it keeps besides.
+        const cuts = points.filter((pt) => typeof pt === 'object' && pt.guess).length;
+        expect(cuts).toBeLessThanOrEqual(Math.max(0, Math.floor((T.CUT_EVIDENCE * Math.max(seg.got, 1000)) / 500) - 1));
         for (const pt of points) {
           const key = pointKey(pt);
           expect(typeof key).toBe('string');
@@ -103,6 +108,31 @@ describe(`the planner's actions, on listings part-way through generated layouts 
       return JSON.stringify({ f: out.folders.map((f) => [segs.indexOf(f.seg), f.prefix, f.after]), s: out.splits.map((s) => [segs.indexOf(s.seg), s.points.map(pointKey)]) });
     };
     expect(run()).toBe(run());
+  });
+});
+
+describe('a segment is cut for what it has shown', () => {
+  // The same listings, told once what their segments have read and once that each has read
+  // a billion keys: the cut pieces a segment gets grow with what it has shown, and on some
+  // of these listings what they have read is what holds them back.
+  const cutsOf = (segs, pages, got) => {
+    const view = Object.freeze(segs.map((s) => Object.freeze({ ...s, got: got === undefined ? s.got : got })));
+    const p = planner({ ordered: false });
+    for (const c of pages) p.learnPage(c);
+    for (const s of view) if (s.sample) p.learnSample(s.sample);
+    const { splits } = p.plan({ segs: view, head: 0, window: 1e9 }, 60);
+    return splits.flatMap((x) => x.points).filter((pt) => typeof pt === 'object' && pt.guess).length;
+  };
+
+  test(`more shown, at least as many pieces; fewer where little was shown (seeds ${SEED} to ${SEED + 23})`, () => {
+    let held = 0;
+    for (let seed = SEED; seed < SEED + 24; seed++) {
+      const { segs, pages } = midListing(seed, 40000);
+      const shown = cutsOf(segs, pages), all = cutsOf(segs, pages, 1e9);
+      expect(all).toBeGreaterThanOrEqual(shown);
+      if (all > shown) held++;
+    }
+    expect(held).toBeGreaterThan(0);
   });
 });
 
