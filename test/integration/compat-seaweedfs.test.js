@@ -4,13 +4,18 @@
 // - keys with control characters: it sends continuation tokens as raw XML, where they
 //   become U+FFFD, so its own sequential listing repeats and skips keys (tested on their own);
 // - a folder object "a/" beside keys below it: written at the same moment, one of them can
-//   be lost while both writes are answered 200.
+//   be lost while both writes are answered 200;
+// - objects written at once: some are lost, or left out of its listings, while every write is
+//   answered 200 (4.48, copies of 260 keys of the range test, SDK alone: keys lost in 2 of 48
+//   copies at 32 at once, 3 of 24 at 256; s3blitz at 4 at once: 1 of 42). The suite's
+//   s3blitz writes go one object at a time there (none lost in 42 copies).
 const { compatSuite } = require('../helpers/compat-suite');
 
 const CONTROL = /[\u0001-\u001f\u007f]/;
 compatSuite('seaweedfs', {
   keep: (key, all) => !CONTROL.test(key) && !(key.endsWith('/') && [...all].some((k) => k !== key && k.startsWith(key))),
   controlKeysListed: false,
+  writeArgs: ['--copy-concurrency', '1', '--large-copy-concurrency', '1'],
   extra,
 });
 
