@@ -350,7 +350,10 @@ class ParallelLister {
     const upTo = (end) => (reach === null ? end : end === null ? reach : minKey(end, reach));
 
     // A subtree is asked for once: whatever its page held, the segment goes on from its cursor.
-    if (args.prefix === seg.sub) seg.sub = null;
+    if (args.prefix === seg.sub) {
+      seg.sub = null;
+      if (args.startAfter === undefined && args.prefix.endsWith(DELIMITER)) this.planner.folderRead(args.prefix, n);
+    }
     const segs = this.segs;
     const i0 = this._indexFor(after);
     // An empty first page is a word on the segment too: nothing there (or nothing at all).

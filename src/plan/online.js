@@ -41,6 +41,7 @@ class OnlinePlanner {
     this.minPiece = minPiece;
     this.shape = new KeyShape(); // which characters each position of a key takes
     this.fanout = []; // by folder depth: {listings, found}
+    this.sizes = []; // by folder depth: {folders, keys} of folders read whole
     this.listed = new Map(); // folder -> {after, reach}: the last listing of it
     this.plans = new WeakMap(); // segment -> {sample, cursor, end, busy, plan}: made again when it changed
     this.shape.learn(prefix);
@@ -66,6 +67,14 @@ class OnlinePlanner {
   // Whether a scout found a sibling where it looked, for the key shape to learn from.
   probed(probe, hit) {
     if (probe.at < probe.from.length) this.shape.probed(probe.from, probe.at, probe.key.codePointAt(probe.at), hit);
+  }
+
+  // A folder read whole from its start (a subtree page, Prefix=folder): how many keys
+  // folders as deep hold. A truncated page says a page at least, and counts as one.
+  folderRead(folder, n) {
+    const d = this.sizes[depthOf(folder)] ||= { folders: 0, keys: 0 };
+    d.folders++;
+    d.keys += n;
   }
 
   // Keys a segment holds back for order, or may soon: what it holds, and a page for the
@@ -185,7 +194,11 @@ class OnlinePlanner {
   placeFolders(found, from, to, segs, indexFor) {
     const inside = found.filter((g) => compareKeys(g.key, from) > 0 && (to === null || compareKeys(g.key, to) <= 0));
     if (!inside.length) return null;
-    const step = Math.max(1, Math.ceil(inside.length / this.concurrency));
+    // Once folders as deep have shown their size, a segment takes enough of them to fill
+    // about FOLDER_PIECE_KEYS: a segment per folder of a few keys spends a request on each.
+    const sized = this.sizes[depthOf(inside[0].key)];
+    const perPiece = sized && sized.folders >= T.FOLDER_SIZE_TRIALS ? Math.floor(T.FOLDER_PIECE_KEYS / Math.max(1, sized.keys / sized.folders)) : 1;
+    const step = Math.max(1, Math.ceil(inside.length / this.concurrency), perPiece);
     const bySeg = new Map();
     for (let j = 0; j < inside.length; j += step) {
       const s = segs[indexFor(keyBefore(inside[j].key) || '')];

@@ -159,6 +159,33 @@ describe('folders a listing named are placed inside the range that asked, no mor
   });
 });
 
+describe('folders placed by what folders as deep have shown: a segment takes enough of them to fill a piece', () => {
+  test.each(Array.from({ length: 6 }, (_, i) => SEED + 200 + i))('seed %i', (seed) => {
+    const r = prng(seed);
+    const names = [...new Set(Array.from({ length: 50 + r.int(1500) }, () => `d/${r.int(1e6).toString(36)}/`))].sort(compareKeys);
+    const mean = 1 + Math.floor(Math.exp(r.next() * Math.log(4 * T.FOLDER_PIECE_KEYS)));
+    const p = planner({ concurrency: 10000 }); // a round of requests never binds here
+    const found = p.foldersListed('d/', 'd/', { chunk: new ItemChunk([]), folders: names, truncated: false });
+    const segs = Object.freeze([Object.freeze({ start: '', end: null, cursor: 'd/', done: false })]);
+    const points = () => p.placeFolders(found, 'd/', null, segs, () => 0).flatMap((x) => x.points.map((pt) => names.indexOf(pt.key)));
+    // No evidence yet, or evidence of another depth only: a segment at every folder.
+    expect(points()).toHaveLength(names.length);
+    for (let i = 0; i < T.FOLDER_SIZE_TRIALS; i++) p.folderRead(`d/a/b${i}/`, 1);
+    expect(points()).toHaveLength(names.length);
+    for (let i = 0; i < T.FOLDER_SIZE_TRIALS - 1; i++) p.folderRead(`e/f${i}/`, mean);
+    expect(points()).toHaveLength(names.length);
+    p.folderRead('e/last/', mean);
+    const after = points();
+    expect(after[0]).toBe(0);
+    // Between two placements lie enough folders to fill a piece by their mean size.
+    for (let j = 1; j < after.length; j++) expect((after[j] - after[j - 1]) * mean).toBeGreaterThan(T.FOLDER_PIECE_KEYS - mean);
+    // ... and no more than that: one more folder would be a piece too many.
+    for (let j = 1; j < after.length; j++) expect((after[j] - after[j - 1] - 1) * mean).toBeLessThan(T.FOLDER_PIECE_KEYS);
+    if (mean >= T.FOLDER_PIECE_KEYS) expect(after).toHaveLength(names.length);
+    if (mean * 2 <= T.FOLDER_PIECE_KEYS) expect(after.length).toBeLessThan(names.length);
+  });
+});
+
 describe('a store that says it takes a delimiter but ignores it', () => {
   const { ParallelLister } = require('../../src/list/parallel-lister');
   const { FakeListStore } = require('../helpers/fake-list-store');
