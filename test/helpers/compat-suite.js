@@ -141,6 +141,8 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
     let conn, client, truth, tmp;
     const src = 'src';
     const bucket = async (b) => { await client.send(new CreateBucketCommand({ Bucket: b })); return b; };
+    // An s3blitz command that writes to the server, with the server's writeArgs.
+    const write = (c, args, env) => cli(c, [...args, ...writeArgs], env);
 
     beforeAll(async () => {
       conn = await startServer(name);
@@ -199,7 +201,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
 
     test('cp bucket to bucket copies every key with its size, and single-part ETags', async () => {
       const dst = await bucket('cp-dst');
-      const r = await cli(conn, ['cp', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal', ...writeArgs]);
+      const r = await write(conn, ['cp', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal']);
       // On a failure, what it said instead of the JSON it did not print.
       expect({ code: r.code, failures: r.code === 0 ? JSON.parse(r.stdout).failures : r.stderr }).toEqual({ code: 0, failures: [] });
       const got = await sequentialList(client, dst);
@@ -215,12 +217,12 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
 
     test('sync, then compare says identical and a second sync copies nothing', async () => {
       const dst = await bucket('sync-dst');
-      const first = await cli(conn, ['sync', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal', ...writeArgs]);
+      const first = await write(conn, ['sync', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal']);
       expect(first.code).toBe(0);
       expect(JSON.parse(first.stdout).copied.objects).toBe(truth.length);
       const cmp = await cli(conn, ['compare', `s3://${src}`, `s3://${dst}`, '--json']);
       expect({ code: cmp.code, identical: JSON.parse(cmp.stdout).identical }).toEqual({ code: 0, identical: true });
-      const again = await cli(conn, ['sync', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal', ...writeArgs]);
+      const again = await write(conn, ['sync', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--json', '--no-journal']);
       expect(again.code).toBe(0);
       expect(JSON.parse(again.stdout).copied.objects).toBe(0);
       log(name, `compare classes after sync: ${JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(cmp.stdout).classes).filter(([, t]) => t.objects)))}`);
@@ -234,7 +236,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
       const files = localFiles(down);
       expect([files.length, files.reduce((a, f) => a + f.size, 0)]).toEqual([tree.length, tree.reduce((a, o) => a + o.Size, 0)]);
       const up = await bucket('upload');
-      const u = await cli(conn, ['cp', down, `s3://${up}/logs/`, '--json', '--no-journal', ...writeArgs]);
+      const u = await write(conn, ['cp', down, `s3://${up}/logs/`, '--json', '--no-journal']);
       expect(u.code).toBe(0);
       const back = await sequentialList(client, up);
       expect(back.map((o) => [o.Key, o.Size]).sort((a, b) => byUtf8(a[0], b[0]))).toEqual(tree.map((o) => [o.Key, o.Size]).sort((a, b) => byUtf8(a[0], b[0])));
@@ -249,7 +251,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
       for (const sequential of [[], ['--sequential']]) {
         const b = await bucket(`order${sequential.length}`);
         await putAll(client, b, [...Object.entries(names), ['zz-only-in-target', 'x']].map(([key, body]) => ({ key, body })));
-        const r = await cli(conn, ['sync', dir, `s3://${b}`, '--delete', '--json', '--no-journal', ...sequential, ...writeArgs]);
+        const r = await write(conn, ['sync', dir, `s3://${b}`, '--delete', '--json', '--no-journal', ...sequential]);
         expect(r.code).toBe(0);
         expect(JSON.parse(r.stdout).deleted.objects).toBe(1);
         expect((await sequentialList(client, b)).map((o) => o.Key).sort(byUtf8)).toEqual(Object.keys(names).sort(byUtf8));
@@ -295,7 +297,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
         for (const [i, range] of ranges.slice(0, 4).entries()) {
           const verb = i % 2 ? 'sync' : 'cp';
           const dst = await bucket(`range-${verb}-${i}`);
-          const res = await cli(conn, [verb, `s3://${rb}`, `s3://${dst}`, ...rangeArgs(range), '--json', '--no-journal', ...writeArgs]);
+          const res = await write(conn, [verb, `s3://${rb}`, `s3://${dst}`, ...rangeArgs(range), '--json', '--no-journal']);
           expect({ range, verb, code: res.code }).toEqual({ range, verb, code: 0 });
           expect({ range, verb, keys: (await sequentialList(client, dst)).map((o) => o.Key).sort(byUtf8) }).toEqual({ range, verb, keys: within(range) });
         }
@@ -402,7 +404,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
       const theirs = Buffer.from('theirs: must stay');
       await putAll(client, to, existing.map((key) => ({ key, body: theirs })));
       const body = async (b, key) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: b, Key: key }))).Body.transformToByteArray()).toString();
-      const res = await cli(conn, ['cp', `s3://${from}/n/`, `s3://${to}/n/`, '--no-overwrite', '--large-copy-threshold', '5MiB', '--json', '--no-journal', ...writeArgs]);
+      const res = await write(conn, ['cp', `s3://${from}/n/`, `s3://${to}/n/`, '--no-overwrite', '--large-copy-threshold', '5MiB', '--json', '--no-journal']);
       log(name, `cp --no-overwrite: exit ${res.code}; ${res.stderr.trim().split('\n').filter((l) => !/^s3blitz: skipped/.test(l)).join(' | ')}`);
       if (res.code === 4) {
         // Refused: nothing written, the line names what the server ignores.
@@ -415,14 +417,14 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
         expect((await sequentialList(client, to)).map((o) => o.Key).sort(byUtf8)).toEqual([...keys, 'n/zz-large'].sort(byUtf8));
       }
       for (const key of existing) expect(await body(to, key)).toBe(theirs.toString());
-      const sy = await cli(conn, ['sync', `s3://${from}/n/`, `s3://${to}/n/`, '--no-overwrite', '--json', '--no-journal', ...writeArgs]);
+      const sy = await write(conn, ['sync', `s3://${from}/n/`, `s3://${to}/n/`, '--no-overwrite', '--json', '--no-journal']);
       expect([0, 4]).toContain(sy.code);
       for (const key of existing) expect(await body(to, key)).toBe(theirs.toString());
       const dir = path.join(tmp, 'cond-up');
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, 'mine.txt'), 'mine');
       await putAll(client, to, [{ key: 'up/mine.txt', body: theirs }]);
-      const up = await cli(conn, ['cp', dir, `s3://${to}/up/`, '--no-overwrite', '--json', '--no-journal', ...writeArgs]);
+      const up = await write(conn, ['cp', dir, `s3://${to}/up/`, '--no-overwrite', '--json', '--no-journal']);
       expect([0, 4]).toContain(up.code);
       expect(await body(to, 'up/mine.txt')).toBe(theirs.toString());
     });
