@@ -80,6 +80,8 @@ export interface RequestStatsJSON {
   splits: number;
   hedges: number;
   hints: number;
+  /** Times the request budget left free request slots unused (docs/lister.md, the request budget). */
+  budgetHeld: number;
   meanInflight: number;
   maxInflight: number;
   listRechecks: number;

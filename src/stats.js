@@ -19,6 +19,7 @@ class RequestStats {
     this.splits = 0;
     this.hedges = 0; // list requests sent a second time because the first took far too long
     this.hints = 0; // split points the listing started with (split-hints.js)
+    this.budgetHeld = 0; // times the request budget left free slots unused (parallel-lister.js)
     // List requests in flight, integrated over time: meanInflight is the time-weighted mean.
     this.inflightNow = 0;
     this.maxInflight = 0;
@@ -96,6 +97,7 @@ class RequestStats {
       splits: this.splits,
       hedges: this.hedges,
       hints: this.hints,
+      budgetHeld: this.budgetHeld,
       meanInflight: Number(this.meanInflight.toFixed(1)),
       maxInflight: this.maxInflight,
       listRechecks: this.listRechecks,

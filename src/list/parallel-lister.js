@@ -110,6 +110,8 @@ class ParallelLister {
     const folders = options.folders !== false && store.delimiters === true;
     this.planner = new OnlinePlanner({ prefix: this.range.prefix, concurrency: this.concurrency, ordered: this.ordered, folders, minPiece: this.minPiece });
     this.guesses = 0; // segments added whose first request is not sent yet
+    this.sent = 0; // list requests sent (twins too): what the request budget charges
+    this.unique = 0; // keys handed on: what it credits
     this.segs = [new Segment(this.range.after, this.range.stop)];
     this.head = 0; // ordered output: first segment not yet fully emitted
     this.buffered = 0; // keys held back for order
@@ -256,6 +258,7 @@ class ParallelLister {
 
   _send(req) {
     req.live++;
+    this.sent++;
     this.gate.sent(this.clock());
     const sent = this.clock();
     // One signal for all requests: a store may cancel everything it has in flight when a
@@ -543,13 +546,26 @@ class ParallelLister {
       ahead += this._ahead(segs[i]);
       if (ahead > this.window) break;
     }
-    const free = Math.min(this._room() - idle, this.gate.left - idle);
+    const slots = Math.min(this._room() - idle, this.gate.left - idle);
+    const free = Math.min(slots, this._budgetLeft());
+    if (free < slots) this.stats.budgetHeld++;
     if (free <= 0) return false;
     const { folders, splits } = this.planner.plan({ segs, head: this.head, window: this.window }, free);
     for (const { prefix, after, seg } of folders) this._listFolders(prefix, after, seg);
     let added = false;
     for (const { seg, points } of splits) if (this._split(segs.indexOf(seg), points)) added = true;
     return added || folders.length > 0;
+  }
+
+  // The request budget: new segments and folder listings are started only while the requests
+  // sent, and the first requests of segments not started yet, stay within
+  // BUDGET_START_REQUESTS plus BUDGET_REQUESTS_PER_PAGE for each page of keys handed on.
+  // What a listing may spend grows as fast as its pages come back, so a bucket of a few
+  // pages costs a few requests, a large one fans out within a few round trips, and a
+  // listing whose guesses keep finding little slows its guessing rather than its reading:
+  // segments already started always go on.
+  _budgetLeft() {
+    return Math.floor(T.BUDGET_START_REQUESTS + (T.BUDGET_REQUESTS_PER_PAGE * this.unique) / PAGE) - this.sent - this.guesses;
   }
 
   // New segments starting at points ({key, from, at}: a scout of position `at` of key
@@ -589,6 +605,7 @@ class ParallelLister {
 
   _emit(i, chunk) {
     this.stats.keysUnique += chunk.length;
+    this.unique += chunk.length;
     if (!this.ordered) { this.out.push(chunk); return; }
     if (i === this.head) this.out.push(chunk);
     else { const s = this.segs[i]; s.buf.push(chunk); s.held += chunk.length; this.buffered += chunk.length; }

@@ -138,7 +138,7 @@ function statsText(stats) {
     `keys returned ${fmtInt(stats.keysReturned)}, unique ${fmtInt(stats.keysUnique)}, overlap ${fmtInt(stats.overlap)}, efficiency ${eff}${parsed}, ` +
     `${kinds ? `requests by kind (${kinds}), ` : ''}` +
     `in flight mean ${stats.meanInflight.toFixed(1)} max ${stats.maxInflight}, splits ${stats.splits}, hedges ${stats.hedges}` +
-    `${stats.hints ? `, hints ${stats.hints}` : ''}${stats.retries ? `, retries ${stats.retries}` : ''}` +
+    `${stats.hints ? `, hints ${stats.hints}` : ''}${stats.budgetHeld ? `, held by the request budget ${fmtInt(stats.budgetHeld)} times` : ''}${stats.retries ? `, retries ${stats.retries}` : ''}` +
     `${stats.versions ? `, versions ${fmtInt(stats.versions)} (${fmtInt(stats.versionFollowUps)} requests finishing a key)` : ''}` +
     `${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
 }
