@@ -133,10 +133,8 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       if (i < s.keys.length) ended = ended || !s.keys[i].startsWith(prefix);
       else ended = s.hi === null;
       const entries = items.length + (prefixes ? prefixes.length : 0);
-      // A span that ends before a page of the listing does, short of the prefix's end, would
-      // answer with a short page said to go on: S3 never does, and samples read such a page
-      // as a page of keys in a sliver of the key space. The store is asked instead.
-      if (!ended && entries < PAGE) continue;
+      // Read to where the span ends, not to the prefix's: a short page, said to go on.
+      if (!ended && !entries) continue;
       return { items, prefixes, truncated: !ended };
     }
     return null;
