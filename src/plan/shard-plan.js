@@ -9,14 +9,9 @@
 // lists its keys and folders; a folder of more than a page is probed further, its unread
 // stretches estimated from the pages around them. A folder not listed yet counts as the
 // mean of its siblings that have a size of their own (listed, and their folders sized in
-// turn), else of such folders as deep as it. Where those siblings hold less than a page
-// each, the others are sized by pages without a delimiter from their starts instead of their
-// own listings: such a page reads a folder to its end and the folders after it as far as a
-// page goes (or a page of a large one), so each request sizes several; the listings of the
-// folders it read are answered from it without a request. A tree too deep and narrow to
-// reach the bottom of (levels of two to four folders and no keys) is sampled flat from its
-// top instead: a flat page sizes a small subtree at once, and the key shape measures the
-// large ones.
+// turn), else of such folders as deep as it. A tree too deep and narrow to reach the bottom
+// of (levels of two to four folders and no keys) is sampled flat from its top instead: a
+// flat page sizes a small subtree at once, and the key shape measures the large ones.
 //
 // Each round spends at most PLAN_ROUND requests where the most keys rest on the least
 // knowledge: unread stretches that could hold the most, and folders whose siblings'
@@ -28,8 +23,8 @@
 // between two plans may be cut differently: merge checks that the shards' ranges tile the
 // source exactly.
 const { KeyShape } = require('./key-shape');
-const { compareKeys, keyBefore, lastKeyWith } = require('../keys/order');
-const { FlatSample, PAGE } = require('./flat-sample');
+const { compareKeys } = require('../keys/order');
+const { FlatSample } = require('./flat-sample');
 const { spread } = require('./spread');
 const T = require('./tuning').values;
 
@@ -64,80 +59,12 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   const shape = new KeyShape();
   let requests = 0;
   const list = async (prefix, startAfter, delimiter) => {
-    const known = fromSpans(prefix, startAfter || '', delimiter);
-    if (known) return known;
     requests++;
     if (stats) { stats.listRequests++; stats.pages++; if (delimiter) stats.folderListings++; }
     const page = await store.listPage({ prefix, startAfter: startAfter || undefined, delimiter, maxKeys: 1000, signal });
     for (const item of page.items) shape.learn(item.Key);
     for (const p of page.prefixes || []) shape.learn(p, true);
-    if (!delimiter) keep(prefix, startAfter || '', page);
     return page;
-  };
-
-  // Pages read without a delimiter: every key of their prefix after their start, up to their
-  // last key (to the prefix's end when not truncated), is known. A listing that lies within
-  // what they read is answered from them, without a request.
-  const spans = []; // {prefix, lo, hi (null: the prefix's end), keys (in order)}
-  const keep = (prefix, lo, page) => {
-    const keys = page.items.map((it) => it.Key).sort(compareKeys);
-    if (!keys.length && page.truncated) return;
-    let s = { prefix, lo, hi: page.truncated ? keys[keys.length - 1] : null, keys };
-    // Spans of one prefix that overlap become one, and spans are kept in order (by prefix,
-    // then start): what they answer does not depend on the order the pages came back in.
-    const meets = (a, b) => a.hi === null || compareKeys(b.lo, a.hi) <= 0;
-    for (let merged = true; merged;) {
-      merged = false;
-      for (let i = 0; i < spans.length; i++) {
-        const o = spans[i];
-        if (o.prefix !== prefix) continue;
-        const [a, b] = compareKeys(o.lo, s.lo) <= 0 ? [o, s] : [s, o];
-        if (!meets(a, b)) continue;
-        const hi = a.hi === null || (b.hi !== null && compareKeys(a.hi, b.hi) >= 0) ? a.hi : b.hi;
-        s = { prefix, lo: a.lo, hi, keys: a.hi === null ? a.keys : a.keys.concat(b.keys.filter((k) => compareKeys(k, a.hi) > 0)) };
-        spans.splice(i, 1);
-        merged = true;
-        break;
-      }
-    }
-    spans.push(s);
-    spans.sort((a, b) => compareKeys(a.prefix, b.prefix) || compareKeys(a.lo, b.lo));
-  };
-  const firstAfter = (keys, k) => { // index of the first key > k ('' : 0)
-    let lo = 0, hi = keys.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (compareKeys(keys[m], k) <= 0) lo = m + 1; else hi = m; }
-    return lo;
-  };
-  const fromSpans = (prefix, startAfter, delimiter) => {
-    for (const s of spans) {
-      if (!prefix.startsWith(s.prefix)) continue;
-      // The listing's first key lies after the span's start.
-      if (!(s.lo === '' || compareKeys(s.lo, prefix) < 0 || (startAfter && compareKeys(s.lo, startAfter) <= 0))) continue;
-      const after = startAfter && compareKeys(startAfter, prefix) >= 0 ? startAfter : keyBefore(prefix) || '';
-      if (s.hi !== null && after && compareKeys(after, s.hi) >= 0) continue;
-      const items = [], prefixes = delimiter ? [] : undefined;
-      let i = after ? firstAfter(s.keys, after) : 0, ended = false;
-      while (i < s.keys.length && items.length + (prefixes ? prefixes.length : 0) < PAGE) {
-        const k = s.keys[i];
-        if (!k.startsWith(prefix)) { ended = true; break; }
-        const d = delimiter ? k.indexOf(delimiter, prefix.length) : -1;
-        if (d >= 0) {
-          const folder = k.slice(0, d + delimiter.length);
-          prefixes.push(folder);
-          i = firstAfter(s.keys, lastKeyWith(folder));
-          continue;
-        }
-        items.push({ Key: k });
-        i++;
-      }
-      if (i < s.keys.length) ended = ended || !s.keys[i].startsWith(prefix);
-      else ended = s.hi === null;
-      const entries = items.length + (prefixes ? prefixes.length : 0);
-      // Read to where the span ends, not to the prefix's: a short page, said to go on.
-      if (!ended && !entries) continue;
-      return { items, prefixes, truncated: !ended };
-    }
-    return null;
   };
 
   // A range that starts or stops inside the prefix, or a store without folders, is sampled flat.
@@ -271,7 +198,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       // A guess from elsewhere in the tree is no basis either.
       if (!ground && p.children.size > idle.length) continue;
       const guess = !ground || !Number.isFinite(mass);
-      wants.push({ pri: guess ? Infinity : mass / (ground + 1), key: idle[0].prefix, depth: p.depth + 1, group: spread(idle), ground, idle: idle.length, mass: guess ? Infinity : mass, k: 0, max: guess ? 1 : idle.length });
+      wants.push({ pri: guess ? Infinity : mass / (ground + 1), key: idle[0].prefix, depth: p.depth + 1, group: spread(idle), ground, mass: guess ? Infinity : mass, k: 0, max: guess ? 1 : idle.length });
     }
     if (!wants.length) break;
     const gain = (w) => (w.group ? (Number.isFinite(w.mass) ? w.mass / (w.ground + 1 + w.k) : Infinity) : w.pri / (w.k + 1));
@@ -297,21 +224,11 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     if (!chosen.length) break;
     // Probes per sample, in the order asked.
     const probes = new Map();
-    const pages = [];
     for (const w of chosen) {
       if (w.group) {
         // A folder starts the way its siblings ended up: flat where they were sampled flat.
-        const p = w.group[0].parent;
-        const sibs = [...p.children.values()];
+        const sibs = [...w.group[0].parent.children.values()];
         const flat = sibs.length >= T.PLAN_FLAT_FOLDERS && sibs.some((c) => c.flat);
-        // Where its sized siblings hold less than a page each, a page without a delimiter
-        // from its start sizes more of them than its own listing does: it reads the folder
-        // to its end and the folders after it as far as a page goes (or a page of the folder,
-        // as its listing would where it holds keys). Their listings are then answered from it.
-        if (!flat && w.ground && w.mass / w.idle < PAGE) {
-          for (const c of w.group.slice(0, w.k)) pages.push(list(p.prefix, keyBefore(c.prefix) || '', undefined));
-          continue;
-        }
         for (const c of w.group.slice(0, w.k)) { c.flat = flat; start(c); probes.set(c.sample, [[c.sample.intervals[0], '']]); }
         continue;
       }
@@ -319,16 +236,8 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       if (!probes.has(w.f.sample)) probes.set(w.f.sample, []);
       for (const p of pts) probes.get(w.f.sample).push([w.iv, p]);
     }
-    await Promise.all([...probes].map(([s, ps]) => s.probe(ps.slice(0, Math.max(1, ps.length)))).concat(pages));
+    await Promise.all([...probes].map(([s, ps]) => s.probe(ps.slice(0, Math.max(1, ps.length)))));
     adopt();
-    // Folders whose first listing the pages read answer start at no cost (and so may theirs).
-    for (;;) {
-      const free = [...folders.values()].filter((f) => !f.sample && fromSpans(f.prefix, '', f.flat ? undefined : '/'));
-      if (!free.length) break;
-      for (const f of free) start(f);
-      await Promise.all(free.map((f) => f.sample.probe([[f.sample.intervals[0], '']])));
-      adopt();
-    }
     flatten();
   }
 
