@@ -91,7 +91,7 @@ describe(`layouts drawn from the families (seed ${SEED})`, () => {
 // keys), and segments at folders a listing named (known to exist: charged, not held back),
 // each with its first page and the one that reads past its folder. So at most twice the
 // budget and the folder segments (0.90 of that at worst, in 1,000 drawn layouts of 1,000 to
-// 8,000 keys). A sequential walk takes a round trip a page; of 400 drawn layouts 90% took at
+// 8,000 keys). A sequential walk takes a round trip a page; of 200 drawn layouts 189 took at
 // most one more, one took three more.
 const SMALL = 3000;
 const smallBuckets = [
