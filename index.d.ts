@@ -82,6 +82,8 @@ export interface RequestStatsJSON {
   hints: number;
   /** Times the request budget left free request slots unused (docs/lister.md, the request budget). */
   budgetHeld: number;
+  /** Probe objects of other s3blitz runs (`.s3blitz-probe-<16 hex>`) the listing left out; absent when none. */
+  probesSkipped?: number;
   meanInflight: number;
   maxInflight: number;
   listRechecks: number;

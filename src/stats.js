@@ -20,6 +20,7 @@ class RequestStats {
     this.hedges = 0; // list requests sent a second time because the first took far too long
     this.hints = 0; // split points the listing started with (split-hints.js)
     this.budgetHeld = 0; // times the request budget left free slots unused (parallel-lister.js)
+    this.probesSkipped = 0; // other runs' probe objects a listing left out (list/listing.js)
     // List requests in flight, integrated over time: meanInflight is the time-weighted mean.
     this.inflightNow = 0;
     this.maxInflight = 0;
@@ -98,6 +99,7 @@ class RequestStats {
       hedges: this.hedges,
       hints: this.hints,
       budgetHeld: this.budgetHeld,
+      ...(this.probesSkipped ? { probesSkipped: this.probesSkipped } : {}),
       meanInflight: Number(this.meanInflight.toFixed(1)),
       maxInflight: this.maxInflight,
       listRechecks: this.listRechecks,

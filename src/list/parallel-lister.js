@@ -548,7 +548,7 @@ class ParallelLister {
     }
     const slots = Math.min(this._room() - idle, this.gate.left - idle);
     const free = Math.min(slots, this._budgetLeft());
-    if (free < slots) this.stats.budgetHeld++;
+    if (slots > 0 && free < slots) this.stats.budgetHeld++;
     if (free <= 0) return false;
     const { folders, splits } = this.planner.plan({ segs, head: this.head, window: this.window }, free);
     for (const { prefix, after, seg } of folders) this._listFolders(prefix, after, seg);

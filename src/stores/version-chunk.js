@@ -5,7 +5,7 @@
 // markers in the server's order, newest first. Items (toItems) are the versions, flattened:
 // {Key, VersionId, IsLatest, DeleteMarker, Size, LastModified, ETag, StorageClass,
 // NoncurrentSince (when a newer version or delete marker replaced it; null for the latest)}.
-const { ItemChunk } = require('./chunks');
+const { ItemChunk, keysInclude } = require('./chunks');
 
 class VersionChunk {
   /** keys: one per row; starts: where each row's versions begin in `versions` (and one past the end). */
@@ -45,6 +45,8 @@ class VersionChunk {
   }
 
   text() { return null; }
+
+  keysInclude(part) { return keysInclude(this, part); }
 
   slice(from, to = this.length) {
     return new VersionChunk(this.keys, this.starts, this.versions, this.from + from, this.from + Math.min(to, this.length));

@@ -3,15 +3,19 @@
 // plan, a dry run per shard, merge --max-delete on the total, then the real run. Each shard
 // plans and deletes only target objects inside its own range; together they delete exactly
 // the target's extra objects, wherever they sit (before the source's first key, between
-// shards, after its last).
+// shards, after its last). A probe object that another run wrote for a moment (here one that
+// stays) is nobody's extra: each shard tests conditional deletes with a probe of its own, and a
+// shard that listed another's once deleted it and counted it against --max-delete.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { createBucket, putObjects, sequentialList, runCli } = require('../helpers/s3env');
 const { compareKeys } = require('../../src/keys/order');
+const { probeKey } = require('../../src/stores/conditional-probe');
 
 const N = 3;
 let src, dst, dir, keys;
+const probe = probeKey('k/');
 const extras = ['a-first', 'k/0050x', 'k/0150x', 'k/0250x', 'k/0250y/deeper', 'zz-last', 'é-unicode'];
 
 beforeAll(async () => {
@@ -19,7 +23,7 @@ beforeAll(async () => {
   dst = await createBucket('shdel-dst');
   keys = Array.from({ length: 300 }, (_, i) => `k/${String(i).padStart(4, '0')}`);
   await putObjects(src, keys);
-  await putObjects(dst, [...keys, ...extras]);
+  await putObjects(dst, [...keys, ...extras, probe]);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-shdel-'));
 }, 300000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -51,12 +55,16 @@ test('dry run per shard, merge checks the total, the real run deletes exactly th
   const ok = await runCli(['merge', ...files('dry'), '--max-delete', String(extras.length), '--json', '-q']);
   expect(ok.code).toBe(0);
   expect(JSON.parse(ok.stdout)).toMatchObject({ dryrun: true, deleted: { objects: extras.length }, shards: { of: N, present: N } });
-  expect((await sequentialList(dst)).length).toBe(keys.length + extras.length); // nothing deleted yet
+  expect((await sequentialList(dst)).length).toBe(keys.length + extras.length + 1); // nothing deleted yet
 
   const run = await shards(['sync', `s3://${src}`, `s3://${dst}`, '--delete', '--max-delete', String(extras.length), '--plan', plan, '--result', path.join(dir, 'run-%i.json'), '-q']);
   for (const r of run) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
   const merged = await runCli(['merge', ...files('run'), '--max-delete', String(extras.length), '--json', '-q']);
   expect(merged.code).toBe(0);
   expect(JSON.parse(merged.stdout)).toMatchObject({ deleted: { objects: extras.length }, copied: { objects: 0 } });
+  expect((await sequentialList(dst)).map((o) => o.Key)).toEqual([...(await sequentialList(src)).map((o) => o.Key), probe].sort(compareKeys));
+  // A probe left behind goes when named alone.
+  const rm = await runCli(['rm', `s3://${dst}/${probe}`, '--json', '-q']);
+  expect({ code: rm.code, deleted: JSON.parse(rm.stdout).deleted }).toEqual({ code: 0, deleted: { objects: 1, bytes: expect.any(Number) } });
   expect((await sequentialList(dst)).map((o) => o.Key)).toEqual((await sequentialList(src)).map((o) => o.Key));
 }, 300000);
