@@ -362,6 +362,8 @@ export interface CompareResult {
   identical: boolean;
   /** Pairs whose content was not checked: unknown ones, and those judged by size (and time). */
   judgedBySize: number;
+  /** Pairs on both sides by how they were judged: 'size', 'size+time', 'etag', 'part sizes', 'read', 'checksum CRC64NVME' (and the other algorithms). */
+  judgedBy: Record<string, number>;
   /** identical, and every pair's content checked. */
   verified: boolean;
   unmappable: { key: string; reason: string }[];
@@ -386,6 +388,8 @@ export interface SyncOptions extends CopyOptions, CompareOptions {
 export interface SyncResult extends CopyResult {
   method: 'merge' | 'sorted-spool';
   classes: Record<CompareClass, Counts>;
+  /** Pairs on both sides by how they were judged, as in CompareResult. */
+  judgedBy: Record<string, number>;
   deleted: Counts;
   /** Target keys rewritten since they were listed: not deleted (ok is then false). */
   deleteChanged: Counts;

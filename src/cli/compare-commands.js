@@ -13,7 +13,7 @@ const { CLASSES, parseShow } = require('../stages/compare');
 function compareOptions(cmd) {
   return cmd
     .option('--compare-time', 'also a difference: the target is older than the source')
-    .option('--checksum', 'read both sides to settle pairs the listings cannot (same size, ETags not comparable)')
+    .option('--checksum', 'settle pairs the listings cannot (same size, ETags not comparable or different): stored full-object checksums first (one HEAD per side), else read both sides')
     .option('--ignore-etags', 'ETags are not content hashes here (e.g. SSE-KMS, SSE-C): same-size pairs are unknown unless --checksum');
 }
 

@@ -35,6 +35,21 @@ function folderSection(folders, { limit = Infinity } = {}) {
   };
 }
 
+// How the pairs found on both sides were judged, and what the HEADs that judged some cost.
+const JUDGED_LABELS = { size: 'size (they differ)', 'size+time': 'size and modification time', etag: 'ETag', 'part sizes': 'ETag and first part sizes', read: 'bytes read' };
+function judgedSection(r) {
+  const rows = Object.entries(r.judgedBy || {}).filter(([, n]) => n > 0)
+    .map(([how, n]) => [{ v: JUDGED_LABELS[how] || `stored ${how}`, t: 'text' }, { v: n, t: 'int' }]);
+  if (r.classes && r.classes.unknown && r.classes.unknown.objects) rows.push([{ v: 'nothing could tell (unknown)', t: 'text' }, { v: r.classes.unknown.objects, t: 'int' }]);
+  const heads = r.stats && r.stats.requests ? r.stats.requests.HEAD || 0 : 0;
+  return {
+    id: 'judged-by', title: 'How pairs were judged',
+    columns: [['judged by', 'l'], ['pairs', 'r']],
+    rows,
+    note: heads ? `${heads.toLocaleString('en-US')} HEAD requests` : undefined,
+  };
+}
+
 const DIFFERENT = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older'];
 
 function comparisonHeadline(r) {
@@ -54,4 +69,4 @@ function comparisonHeadline(r) {
   return figures;
 }
 
-module.exports = { classSection, folderSection, comparisonHeadline, DIFFERENT };
+module.exports = { classSection, folderSection, judgedSection, comparisonHeadline, DIFFERENT };

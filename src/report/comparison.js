@@ -2,7 +2,7 @@
 // The report of a comparison (compare's result), and the line of one pair for --show.
 const { escapeKey, humanBytes, table } = require('./format');
 const { fmtInt } = require('../progress');
-const { classSection, folderSection, comparisonHeadline } = require('./comparison-model');
+const { classSection, folderSection, judgedSection, comparisonHeadline } = require('./comparison-model');
 const { cellText } = require('./cells');
 const { mdEscape, mdTable, mdSection, mdCode } = require('./markdown');
 const { htmlPage, htmlTable, figuresHtml, esc } = require('./html');
@@ -15,6 +15,15 @@ function classTable(classes, human = false) {
   const rows = [human ? ['class', 'objects', 'size'] : ['class', 'objects', 'bytes', 'size']];
   for (const [c, t] of Object.entries(classes)) rows.push(human ? [c, fmtInt(t.objects), humanBytes(t.bytes)] : [c, fmtInt(t.objects), fmtInt(t.bytes), humanBytes(t.bytes)]);
   return table(rows, human ? ['l', 'r', 'r'] : ['l', 'r', 'r', 'r']) + '\n';
+}
+
+// How pairs were judged, as one line, where some took requests beyond the listings: "judged
+// by: ETag 150, stored checksum CRC64NVME 8 (16 HEAD requests)".
+function judgedText(r) {
+  const sec = judgedSection(r);
+  const by = r.judgedBy || {};
+  if (!sec.rows.length || !Object.keys(by).some((how) => how === 'read' || how === 'part sizes' || how.startsWith('checksum'))) return '';
+  return `judged by: ${sec.rows.map(([how, n]) => `${how.v} ${fmtInt(n.v)}`).join(', ')}${sec.note ? ` (${sec.note})` : ''}\n`;
 }
 
 // Where the differences are, as a text table (nothing when nothing differs).
@@ -31,6 +40,8 @@ function comparisonMarkdown(r, { command, generatedAt } = {}) {
     `${r.complete === false ? ' **A listing is incomplete: it stopped early.**' : ''}\n\n`;
   out += mdTable([['figure', 'l'], ['value', 'r']], comparisonHeadline(r).map((f) => [{ v: f.label, t: 'text' }, { v: f.v, t: f.t }])) + '\n';
   out += mdSection(classSection(r.classes));
+  const js = judgedSection(r);
+  if (js.rows.length) out += mdSection(js);
   const fs = folderSection(r.folders);
   if (fs && fs.rows.length) out += mdSection(fs);
   return out;
@@ -42,6 +53,8 @@ function comparisonHtml(r, { command, generatedAt } = {}) {
   parts.push(`<section id="classes"><h2>Classes</h2><div class="charts">${barChart('compare-classes', 'Keys by class',
     Object.entries(r.classes).map(([c, t]) => ({ label: c, value: t.objects, text: fmtInt(t.objects) })))}` +
     `${barChart('compare-bytes', 'Bytes by class', Object.entries(r.classes).map(([c, t]) => ({ label: c, value: t.bytes, text: humanBytes(t.bytes) })))}</div>\n${htmlTable(classes)}</section>`);
+  const js = judgedSection(r);
+  if (js.rows.length) parts.push(`<section id="judged-by"><h2>${esc(js.title)}</h2>${htmlTable(js)}${js.note ? `<p class="note">${esc(js.note)}</p>` : ''}</section>`);
   const fs = folderSection(r.folders);
   if (fs && fs.rows.length) parts.push(`<section id="difference-folders"><h2>${esc(fs.title)}</h2>${htmlTable(fs)}${fs.note ? `<p class="note">${esc(fs.note)}</p>` : ''}</section>`);
   return htmlPage({
@@ -63,8 +76,8 @@ function verdict(r) {
 /** options: human (text: sizes in units only); command and generatedAt (Markdown and HTML). */
 function comparisonReport(r, options = {}) {
   return {
-    text: () => classTable(r.classes, Boolean(options.human)) + folderText(r.folders) + verdict(r),
-    json: () => JSON.stringify({ source: r.source, target: r.target, identical: r.identical, judgedBySize: r.judgedBySize, verified: r.verified, method: r.method, classes: r.classes, folders: r.folders, complete: r.complete, unmappable: r.unmappable, stats: r.stats }, null, 2) + '\n',
+    text: () => classTable(r.classes, Boolean(options.human)) + judgedText(r) + folderText(r.folders) + verdict(r),
+    json: () => JSON.stringify({ source: r.source, target: r.target, identical: r.identical, judgedBySize: r.judgedBySize, judgedBy: r.judgedBy, verified: r.verified, method: r.method, classes: r.classes, folders: r.folders, complete: r.complete, unmappable: r.unmappable, stats: r.stats }, null, 2) + '\n',
     markdown: () => comparisonMarkdown(r, options),
     html: () => comparisonHtml(r, options),
   };

@@ -20,6 +20,7 @@ const { NO_PART_HEAD } = require('../transfer/server-copy');
 const { folderPaths } = require('./paths');
 const { targetConnection } = require('../stores/open-store');
 const { DifferenceFolders } = require('./difference-folders');
+const { checksumVerdict } = require('../stores/stored-checksum');
 
 const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
 const DIFFERENT = new Set(['only-source', 'only-target', 'size-differs', 'content-differs', 'older']);
@@ -151,6 +152,14 @@ class Comparison {
     this.localSide = this.srcStore.type === 'local' || this.dstStore.type === 'local';
     this.timeCompared = Boolean(o.compareTime) || (this.localSide && !o.checksum && !o.sizeOnly);
     this.judgedBySize = 0;
+    // How each pair on both sides was judged ('size', 'size+time', 'etag', 'checksum
+    // CRC64NVME', 'part sizes', 'read'): counts, for the report.
+    this.judgedBy = {};
+  }
+
+  _judged(how, cls) {
+    this.judgedBy[how] = (this.judgedBy[how] || 0) + 1;
+    return cls;
   }
 
   get methodNote() {
@@ -193,33 +202,43 @@ class Comparison {
   classify({ src, dst }) {
     if (!dst) return 'only-source';
     if (!src) return 'only-target';
-    if (src.Size !== dst.Size) return 'size-differs';
+    if (src.Size !== dst.Size) return this._judged('size', 'size-differs');
     const o = this.options;
     if (this.localSide && !o.checksum) {
       this.judgedBySize++;
-      return this.timeCompared && olderSecond(dst.LastModified, src.LastModified) ? 'older' : 'same';
+      return this._judged('size+time', this.timeCompared && olderSecond(dst.LastModified, src.LastModified) ? 'older' : 'same');
     }
     const v = etagVerdict(src.ETag, dst.ETag, o.ignoreEtags);
-    if (v === 'differs') return 'content-differs';
     const older = o.compareTime && dst.LastModified && src.LastModified && +dst.LastModified < +src.LastModified;
-    if (v === 'same') return older ? 'older' : 'same';
-    if (v === 'parts' || o.checksum) return () => this._checkContent(src, dst, v).then((c) => (c === 'content-differs' ? c : older ? 'older' : c));
+    const settle = (c) => (c === 'content-differs' ? c : older ? 'older' : c);
+    // Between buckets, --checksum asks the stored checksums first: ETags that differ may
+    // still be the same bytes (SSE-KMS, directory buckets, another part layout).
+    const stored = o.checksum && !this.localSide;
+    if (v === 'differs') return stored ? () => this._checkContent(src, dst, v) : this._judged('etag', 'content-differs');
+    if (v === 'same') return this._judged('etag', older ? 'older' : 'same');
+    if (v === 'parts' || o.checksum) return () => this._checkContent(src, dst, v).then(settle);
     return older ? 'older' : 'unknown';
   }
 
   async _checkContent(src, dst, verdict) {
     const { srcStore, dstStore } = this;
+    if (this.options.checksum && !this.localSide) {
+      const [a, b] = await Promise.all([storedChecksumHead(srcStore, src, this), storedChecksumHead(dstStore, dst, this)]);
+      const by = a && b ? checksumVerdict(a, b) : null;
+      if (by) return this._judged(by.how, by.same ? 'same' : 'content-differs');
+      if (verdict === 'differs') return this._judged('etag', 'content-differs');
+    }
     if (verdict === 'parts') {
       // Same part count: comparable only if the first parts are the same size too, and
       // then only where the target was not written after the source: a server that makes
       // multipart ETags its own way (SeaweedFS) gives a layout-keeping copy another ETag.
       const [a, b] = await Promise.all([firstPartSize(srcStore, src, this), firstPartSize(dstStore, dst, this)]);
       const copiedAfter = dst.LastModified && src.LastModified && +dst.LastModified >= +src.LastModified;
-      if (a !== null && a === b && !copiedAfter) return 'content-differs';
+      if (a !== null && a === b && !copiedAfter) return this._judged('part sizes', 'content-differs');
       if (!this.options.checksum) return 'unknown';
     }
     const [ha, hb] = await Promise.all([contentMd5(srcStore, src, this), contentMd5(dstStore, dst, this)]);
-    return ha === hb ? 'same' : 'content-differs';
+    return this._judged('read', ha === hb ? 'same' : 'content-differs');
   }
 
   close() {
@@ -240,6 +259,19 @@ async function firstPartSize(store, item, cmp) {
   try {
     const h = await store.headObject({ Key: item.Key, VersionId: item.VersionId, PartNumber: 1, IfMatch: item.ETag }, cmp.signal);
     return h.ContentLength ?? null;
+  } catch (err) {
+    if (NO_PART_HEAD.has(httpStatus(err))) return null;
+    throw err;
+  }
+}
+
+// A HEAD with checksum mode on, for the object as listed (its version, else its ETag); null
+// for a side that is no S3 object (a folder) or that the server cannot HEAD so.
+async function storedChecksumHead(store, item, cmp) {
+  if (store.type === 'local' || typeof store.headObject !== 'function') return null;
+  cmp.stats.count('HEAD');
+  try {
+    return await store.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: item.VersionId ? undefined : item.ETag || undefined, ChecksumMode: 'ENABLED' }, cmp.signal);
   } catch (err) {
     if (NO_PART_HEAD.has(httpStatus(err))) return null;
     throw err;
@@ -327,6 +359,7 @@ async function compare(options = {}) {
     identical,
     folders: folders.toJSON(),
     judgedBySize,
+    judgedBy: cmp.judgedBy,
     verified: identical && judgedBySize === 0,
     unmappable: cmp.failures,
     complete: cmp.srcListing.complete && cmp.dstListing.complete,

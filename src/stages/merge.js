@@ -106,6 +106,10 @@ function mergeResults(results, options = {}) {
     out.classes = {};
     for (const c of Object.keys(rs.find((r) => r.classes).classes)) out.classes[c] = tally(rs.map((r) => r.classes || {}), c);
   }
+  if (['compare', 'sync'].includes(command) && rs.some((r) => r.judgedBy)) {
+    out.judgedBy = {};
+    for (const r of rs) for (const [how, n] of Object.entries(r.judgedBy || {})) out.judgedBy[how] = (out.judgedBy[how] || 0) + n;
+  }
   if (command === 'compare') {
     out.identical = rs.every((r) => r.identical);
     out.judgedBySize = sum(rs, (r) => r.judgedBySize);

@@ -113,7 +113,7 @@ async function sync(options = {}) {
   }
   return {
     source: cmp.srcListing.location.text, target: cmp.dstListing.location.text, method: cmp.method, dryrun: Boolean(options.dryrun),
-    classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])), folders: folders.toJSON(),
+    classes: Object.fromEntries(CLASSES.map((c) => [c, classes[c].toJSON()])), judgedBy: cmp.judgedBy, folders: folders.toJSON(),
     ...copier.result(), deleted: deleted.toJSON(), deleteChanged: deleteChanged.toJSON(), deleteVanished: deleteVanished.toJSON(),
     deleteRefused, unmappable: cmp.failures,
     complete: r.complete, interrupted: r.interrupted, journal: r.journal,

@@ -2,7 +2,7 @@
 // An object's metadata as a listing hands it out with --metadata (and --tags): the fields a
 // HeadObject answer carries, named as the SDK names them, on the item itself so --filter
 // functions read them as ({ContentType, Metadata, Tags}) => ...
-const CHECKSUMS = [['ChecksumCRC64NVME', 'CRC64NVME'], ['ChecksumCRC32C', 'CRC32C'], ['ChecksumCRC32', 'CRC32'], ['ChecksumSHA1', 'SHA1'], ['ChecksumSHA256', 'SHA256']];
+const { CHECKSUMS } = require('./stored-checksum');
 
 // Every metadata field, in the order --json prints them (null where the object has none).
 const METADATA_FIELDS = ['ContentType', 'ContentEncoding', 'ContentDisposition', 'ContentLanguage', 'CacheControl', 'Expires',

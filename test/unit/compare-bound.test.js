@@ -24,7 +24,7 @@ function slowStore(partSize) {
 // different values, so only a HEAD of each side's first part can tell.
 function comparison(n, options = {}) {
   const cmp = Object.create(Comparison.prototype);
-  Object.assign(cmp, { options, stats: new RequestStats(), signal: new AbortController().signal });
+  Object.assign(cmp, { options, stats: new RequestStats(), signal: new AbortController().signal, judgedBy: {} });
   cmp.srcStore = slowStore(5 * 1024 * 1024);
   cmp.dstStore = slowStore(5 * 1024 * 1024);
   const t = new Date('2024-01-01T00:00:00Z');

@@ -1,0 +1,36 @@
+'use strict';
+// What two objects' stored checksums (a HeadObject with checksum mode on) say about their
+// bytes, without reading them. A full-object checksum (ChecksumType FULL_OBJECT: CRC64NVME
+// always, CRC32 / CRC32C where the upload asked for it; any algorithm on an object written in
+// one part) is the same for the same bytes whatever the part layout. A COMPOSITE one (a
+// checksum of the parts' checksums, its value ending in "-N") depends on the part layout:
+// two equal ones prove the same bytes, two different ones prove nothing.
+const CHECKSUMS = [['ChecksumCRC64NVME', 'CRC64NVME'], ['ChecksumCRC32C', 'CRC32C'], ['ChecksumCRC32', 'CRC32'], ['ChecksumSHA256', 'SHA256'], ['ChecksumSHA1', 'SHA1']];
+
+/** The checksums a HEAD answer carries: [{algorithm, value, full}], strongest first. */
+function storedChecksums(head) {
+  const out = [];
+  for (const [field, algorithm] of CHECKSUMS) {
+    const value = head && head[field];
+    if (!value) continue;
+    out.push({ algorithm, value, full: head.ChecksumType !== 'COMPOSITE' && !/-\d+$/.test(value) });
+  }
+  return out;
+}
+
+/**
+ * {same: boolean, how: 'checksum CRC64NVME'} where two HEAD answers' checksums decide; null
+ * where they cannot (none in common, or composite ones that differ).
+ */
+function checksumVerdict(headA, headB) {
+  const a = storedChecksums(headA), b = storedChecksums(headB);
+  for (const x of a) {
+    const y = b.find((c) => c.algorithm === x.algorithm);
+    if (!y) continue;
+    if (x.full && y.full) return { same: x.value === y.value, how: `checksum ${x.algorithm}` };
+    if (!x.full && !y.full && x.value === y.value) return { same: true, how: `checksum ${x.algorithm}` };
+  }
+  return null;
+}
+
+module.exports = { storedChecksums, checksumVerdict, CHECKSUMS };

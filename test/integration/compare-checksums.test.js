@@ -1,0 +1,106 @@
+'use strict';
+// compare --checksum between buckets judges pairs by their stored full-object checksums (a
+// HEAD each, checksum mode on) before it reads a byte: the same bytes written in other part
+// layouts are the same, other bytes of the same size differ, and only pairs with no checksum
+// in common are read. Objects, sizes, part layouts and which pairs differ are drawn from a
+// seed; each pair's expected class comes from the bytes written, its expected way of being
+// judged from what was asked of the server.
+const {
+  PutObjectCommand, CreateMultipartUploadCommand, UploadPartCommand, CompleteMultipartUploadCommand,
+} = require('@aws-sdk/client-s3');
+const { createBucket, s3client, libOptions, runCli } = require('../helpers/s3env');
+const { prng } = require('../generators/prng');
+const s3blitz = require('../..');
+
+const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+console.log(`compare-checksums seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
+const MiB = 1024 * 1024;
+
+// One object: single-part (partSize 0) or multipart (parts of partSize bytes, the last one
+// shorter), with a full-object CRC64NVME, a composite CRC32, or no checksum at all.
+async function write(bucket, key, body, { partSize, checksum }) {
+  const client = s3client();
+  const algo = checksum === 'full' ? { ChecksumAlgorithm: 'CRC64NVME' } : checksum === 'composite' ? { ChecksumAlgorithm: 'CRC32' } : {};
+  if (!partSize) return client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...algo }));
+  const type = checksum === 'full' ? { ChecksumType: 'FULL_OBJECT' } : checksum === 'composite' ? { ChecksumType: 'COMPOSITE' } : {};
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...algo, ...type }));
+  const done = [];
+  for (let i = 0; i * partSize < body.length; i++) {
+    const out = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: i + 1, Body: body.subarray(i * partSize, (i + 1) * partSize), ...algo }));
+    done.push({ PartNumber: i + 1, ETag: out.ETag, ChecksumCRC64NVME: out.ChecksumCRC64NVME, ChecksumCRC32: out.ChecksumCRC32 });
+  }
+  return client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: done }, ...(checksum === 'full' ? { ChecksumType: 'FULL_OBJECT' } : {}) }));
+}
+
+test(`pairs are judged by stored checksums where both sides carry one, read only where none is shared (seed ${SEED})`, async () => {
+  const r = prng(SEED);
+  const src = await createBucket();
+  const dst = await createBucket();
+  const want = { classes: {}, judged: {} };
+  const note = (cls, how) => { want.classes[cls] = (want.classes[cls] || 0) + 1; want.judged[how] = (want.judged[how] || 0) + 1; };
+  const kinds = ['full', 'full', 'none', 'composite'];
+  for (let i = 0; i < 8; i++) {
+    const key = `obj-${i}.bin`;
+    const body = r.bytes(6 * MiB + 1 + r.int(3 * MiB));
+    const differs = r.next() < 0.4;
+    const other = Buffer.from(body);
+    if (differs) other[r.int(other.length)] ^= 1 + r.int(255);
+    const layouts = [0, 5 * MiB, 6 * MiB];
+    const a = { partSize: r.pick(layouts), checksum: r.pick(kinds) };
+    const b = { partSize: r.pick(layouts), checksum: i < 2 ? 'full' : r.pick(kinds) };
+    if (i < 2) a.checksum = 'full';
+    await write(src, key, body, a);
+    await write(dst, key, other, b);
+    const cls = differs ? 'content-differs' : 'same';
+    // ETags settle single-part pairs (MD5s) and multipart ones of one layout and the same
+    // bytes; checksums settle the rest where both are full; the rest is read.
+    const etagSame = !differs && a.partSize === b.partSize;
+    const singleDiffer = differs && !a.partSize && !b.partSize;
+    if (a.checksum === 'full' && b.checksum === 'full' && !etagSame) note(cls, 'checksum CRC64NVME');
+    else if (etagSame) note(cls, 'etag');
+    else if (singleDiffer) note(cls, 'etag');
+    else note(cls, 'read');
+  }
+  const res = await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--checksum', '--json']);
+  expect(res.stderr).toBe('');
+  const out = JSON.parse(res.stdout);
+  expect(res.code).toBe(want.classes['content-differs'] ? 1 : 0);
+  expect(Object.fromEntries(Object.entries(out.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]))).toEqual(want.classes);
+  expect(out.judgedBy).toEqual(want.judged);
+
+  // The library's result says the same, and the text report names how pairs were judged.
+  const lib = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, checksum: true, ...libOptions() });
+  expect(lib.judgedBy).toEqual(want.judged);
+  const text = await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--checksum']);
+  if (want.judged['checksum CRC64NVME']) expect(text.stdout).toMatch(new RegExp(`judged by: .*stored checksum CRC64NVME ${want.judged['checksum CRC64NVME']}.*HEAD requests`));
+  // sync judges pairs the same way: it would copy exactly the pairs that differ.
+  const sync = await runCli(['sync', `s3://${src}`, `s3://${dst}`, '--checksum', '--dryrun', '--json', '-q']);
+  expect(sync.code).toBe(0);
+  const planned = JSON.parse(sync.stdout);
+  expect(planned.judgedBy).toEqual(want.judged);
+  expect(planned.planned.objects).toBe(want.classes['content-differs'] || 0);
+  for (const format of ['markdown', 'html']) {
+    const rep = await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--checksum', '--format', format]);
+    expect(rep.stdout).toContain('How pairs were judged');
+    for (const [how, n] of Object.entries(want.judged)) {
+      const label = { etag: 'ETag', read: 'bytes read' }[how] || `stored ${how}`;
+      expect(rep.stdout).toMatch(format === 'html' ? `data-v="${label}">${label}</td><td class="r" data-v="${n}">` : `| ${label} | ${n} |`);
+    }
+  }
+}, 300000);
+
+test('the same bytes in two part layouts, both with a full-object CRC64NVME: same, with no byte read', async () => {
+  const src = await createBucket();
+  const dst = await createBucket();
+  const body = prng(7).bytes(11 * MiB);
+  await write(src, 'k', body, { partSize: 0, checksum: 'full' });
+  await write(dst, 'k', body, { partSize: 5 * MiB, checksum: 'full' });
+  const out = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, checksum: true, ...libOptions() });
+  expect(out.classes.same.objects).toBe(1);
+  expect(out.judgedBy).toEqual({ 'checksum CRC64NVME': 1 });
+  expect(out.stats.requests.GET || 0).toBe(0);
+  expect(out.stats.requests.HEAD).toBe(2);
+  // Without --checksum the ETags cannot tell (one single-part, one of three parts).
+  const plain = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, ...libOptions() });
+  expect(plain.classes.unknown.objects).toBe(1);
+}, 300000);
