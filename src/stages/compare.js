@@ -20,7 +20,8 @@ const { NO_PART_HEAD } = require('../transfer/server-copy');
 const { folderPaths } = require('./paths');
 const { targetConnection } = require('../stores/open-store');
 const { DifferenceFolders } = require('./difference-folders');
-const { checksumVerdict } = require('../stores/stored-checksum');
+const { checksumVerdict, storedChecksums } = require('../stores/stored-checksum');
+const { streamChecksum, canCompute } = require('../stores/content-checksum');
 
 const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
 const DIFFERENT = new Set(['only-source', 'only-target', 'size-differs', 'content-differs', 'older']);
@@ -222,9 +223,9 @@ class Comparison {
 
   async _checkContent(src, dst, verdict) {
     const { srcStore, dstStore } = this;
-    if (this.options.checksum && !this.localSide) {
+    if (this.options.checksum) {
       const [a, b] = await Promise.all([storedChecksumHead(srcStore, src, this), storedChecksumHead(dstStore, dst, this)]);
-      const by = a && b ? checksumVerdict(a, b) : null;
+      const by = a && b ? checksumVerdict(a, b) : this.localSide && (a || b) ? await this._fileChecksum(a ? [dstStore, dst] : [srcStore, src], a || b) : null;
       if (by) return this._judged(by.how, by.same ? 'same' : 'content-differs');
       if (verdict === 'differs') return this._judged('etag', 'content-differs');
     }
@@ -239,6 +240,15 @@ class Comparison {
     }
     const [ha, hb] = await Promise.all([contentMd5(srcStore, src, this), contentMd5(dstStore, dst, this)]);
     return this._judged('read', ha === hb ? 'same' : 'content-differs');
+  }
+
+  // A file against an object's stored full-object checksum: the file's bytes hashed in the
+  // object's algorithm, the object's never read.
+  async _fileChecksum([store, item], head) {
+    const stored = storedChecksums(head).find((c) => c.full && canCompute(c.algorithm));
+    if (!stored) return null;
+    const value = await streamChecksum(await store.readStream(item, this.signal), stored.algorithm);
+    return { same: value === stored.value, how: `checksum ${stored.algorithm}` };
   }
 
   close() {

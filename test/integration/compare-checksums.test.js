@@ -104,3 +104,44 @@ test('the same bytes in two part layouts, both with a full-object CRC64NVME: sam
   const plain = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, ...libOptions() });
   expect(plain.classes.unknown.objects).toBe(1);
 }, 300000);
+
+// A folder against a bucket: each file hashed in the algorithm its object's stored
+// full-object checksum uses, the object never read; objects without one are read as before.
+test(`a folder against a bucket by stored checksums, both ways, without reading the objects (seed ${SEED})`, async () => {
+  const fs = require('fs'); const os = require('os'); const path = require('path');
+  const r = prng(SEED + 1);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-cksum-'));
+  const bucket = await createBucket();
+  const client = s3client();
+  const want = { classes: {}, judged: {} };
+  let gets = 0;
+  const note = (cls, how) => { want.classes[cls] = (want.classes[cls] || 0) + 1; want.judged[how] = (want.judged[how] || 0) + 1; };
+  try {
+    for (let i = 0; i < 12; i++) {
+      const key = `d${i % 3}/f-${i}.bin`;
+      const kind = i === 0 ? 'multipart-full' : i === 1 ? 'multipart-none' : r.pick(['CRC64NVME', 'CRC32', 'CRC32C', 'SHA256', 'SHA1', 'none']);
+      const multipart = kind.startsWith('multipart');
+      const body = r.bytes(multipart ? 6 * MiB + r.int(MiB) : 1 + r.int(200000));
+      const local = Buffer.from(body);
+      const differs = r.next() < 0.35;
+      if (differs) local[r.int(local.length)] ^= 1 + r.int(255);
+      fs.mkdirSync(path.join(dir, path.dirname(key)), { recursive: true });
+      fs.writeFileSync(path.join(dir, key), local);
+      if (multipart) await write(bucket, key, body, { partSize: 5 * MiB, checksum: kind === 'multipart-full' ? 'full' : 'none' });
+      else await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...(kind === 'none' ? {} : { ChecksumAlgorithm: kind }) }));
+      const cls = differs ? 'content-differs' : 'same';
+      if (kind === 'multipart-full') note(cls, 'checksum CRC64NVME');
+      else if (kind === 'none' || kind === 'multipart-none') { note(cls, 'read'); if (multipart) gets++; } else note(cls, `checksum ${kind}`);
+    }
+    for (const [a, b] of [[dir, `s3://${bucket}`], [`s3://${bucket}`, dir]]) {
+      const res = await runCli(['compare', a, b, '--checksum', '--json']);
+      expect(res.stderr).toBe('');
+      const out = JSON.parse(res.stdout);
+      expect(Object.fromEntries(Object.entries(out.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]))).toEqual(want.classes);
+      expect(out.judgedBy).toEqual(want.judged);
+      expect(out.stats.requests.GET || 0).toBe(gets); // only multipart objects with no checksum are read
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 300000);

@@ -1,0 +1,45 @@
+'use strict';
+// A stream's checksum in one of S3's algorithms, as S3 reports it (base64 of the big-endian
+// value, or of the digest): what a local file is compared by against an object's stored
+// full-object checksum, so a backup is verified without reading it back from S3.
+//
+// Implementations chosen by measurement on this 2-core machine (GiB/s of one core, 64 MiB
+// in 1 MiB chunks): CRC32 with zlib.crc32 (native, 4.1); SHA-256 and SHA-1 with node:crypto
+// (native, 1.6); CRC64NVME and CRC32C with the SDK's own @aws-sdk/checksums (the CRT's
+// native code where the application loaded it, else JavaScript: 0.3-0.4). Those two are
+// bound by the hash, not the disk; see the README.
+const crypto = require('crypto');
+const zlib = require('zlib');
+const { Crc64Nvme, Crc32c } = require('@aws-sdk/checksums/crc');
+
+const int32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32BE(v >>> 0); return b; };
+
+const MAKERS = {
+  CRC64NVME: () => sdkHash(new Crc64Nvme()),
+  CRC32C: () => sdkHash(new Crc32c()),
+  CRC32: () => { let c = 0; return { update: (b) => { c = zlib.crc32(b, c); }, digest: async () => int32(c) }; },
+  SHA256: () => nodeHash('sha256'),
+  SHA1: () => nodeHash('sha1'),
+};
+
+function sdkHash(h) {
+  return { update: (b) => h.update(b), digest: async () => Buffer.from(await h.digest()) };
+}
+
+function nodeHash(name) {
+  const h = crypto.createHash(name);
+  return { update: (b) => h.update(b), digest: async () => h.digest() };
+}
+
+/** Whether streamChecksum computes this algorithm. */
+const canCompute = (algorithm) => Object.prototype.hasOwnProperty.call(MAKERS, algorithm);
+
+/** The checksum of a stream's bytes (chunks of Buffers), base64, as S3 prints it. */
+async function streamChecksum(stream, algorithm) {
+  if (!canCompute(algorithm)) throw new Error(`no implementation of ${algorithm}`);
+  const h = MAKERS[algorithm]();
+  for await (const chunk of stream) h.update(chunk);
+  return (await h.digest()).toString('base64');
+}
+
+module.exports = { streamChecksum, canCompute, ALGORITHMS: Object.keys(MAKERS) };
