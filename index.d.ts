@@ -338,7 +338,8 @@ export type CompareClass = 'only-source' | 'only-target' | 'size-differs' | 'con
 
 export interface CompareOptions extends SourceOptions, TargetOptions {
   compareTime?: boolean;
-  checksum?: boolean;
+  /** Settle same-size pairs by stored checksums and ETags (true or 'stored': no object read), or also by reading objects ('download'). */
+  checksum?: boolean | 'stored' | 'download';
   ignoreEtags?: boolean;
   show?: CompareClass[] | 'all' | string;
   onPair?: (pair: PairRecord) => void;

@@ -94,7 +94,10 @@ const OPTIONS = {
   // A run whose first objects all fail the same way stops (nothing succeeded meanwhile).
   maxFailures: { default: 100, type: 'int', min: 1, help: 'stop after this many objects failed for the same reason while none succeeded' },
   // compare and sync.
-  compareTime: {}, checksum: {}, ignoreEtags: {}, show: {}, sizeOnly: {}, overwrite: {},
+  // How far --checksum goes: stored checksums, ETags and local files only, or (download)
+  // reading objects too.
+  checksum: { type: 'choice', choices: ['stored', 'download'] },
+  compareTime: {}, ignoreEtags: {}, show: {}, sizeOnly: {}, overwrite: {},
   delete: {}, maxDelete: { type: 'int', min: 0 }, force: {},
   // Deletes carry the listed ETags; refuse where the server is not found to honour them.
   requireConditional: {},
@@ -171,6 +174,12 @@ function parseOption(name, value) {
   const flag = flagOf(name);
   const why = o.why ? ` (${o.why})` : '';
   if (o.type === 'duration') return parseDuration(value, flag);
+  if (o.type === 'choice') {
+    if (value === false) return false;
+    if (value === true) return o.choices[0];
+    if (o.choices.includes(value)) return value;
+    throw new UsageError(`${flag} must be ${o.choices.join(' or ')}, not ${JSON.stringify(String(value))}`);
+  }
   if (o.type === 'int') {
     const n = positiveInt(value, flag, { allowZero: o.min === 0 });
     if (o.max !== undefined && n > o.max) throw new UsageError(`${flag} must be at most ${o.max}${why}, not ${n}`);

@@ -13,7 +13,7 @@ const { CLASSES, parseShow } = require('../stages/compare');
 function compareOptions(cmd) {
   return cmd
     .option('--compare-time', 'also a difference: the target is older than the source')
-    .option('--checksum', 'settle pairs the listings cannot (same size, ETags not comparable or different): stored full-object checksums first (one HEAD per side), else read both sides')
+    .option('--checksum [how]', 'settle pairs the listings cannot (same size, ETags not comparable or different) by stored full-object checksums (one HEAD per side; a file is hashed in its object\'s algorithm), else by ETags; --checksum=download also reads objects nothing else settles')
     .option('--ignore-etags', 'ETags are not content hashes here (e.g. SSE-KMS, SSE-C): same-size pairs are unknown unless --checksum');
 }
 
@@ -106,6 +106,10 @@ Examples:
       };
       const r = await lib.sync(o);
       for (const u of r.unmappable) writeErr(report.problemLine('failed', u.key, u.reason));
+      const unchecked = r.classes.unknown.objects;
+      if (o.checksum && o.checksum !== 'download' && unchecked && !opts.quiet) {
+        writeErr(`s3blitz: ${unchecked.toLocaleString('en-US')} pairs of the same size have no stored checksum or ETag in common and were left as they are (--checksum=download reads them)\n`);
+      }
       return finishCopy(report.copy(r), r, fmt, opts);
     }, { graceful: true }));
 }

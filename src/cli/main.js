@@ -46,6 +46,20 @@ Examples:
   return program;
 }
 
+// Flags with an optional value (--checksum [how]) take the next word only where it is one of
+// their values: `--checksum s3://a s3://b` must not read s3://a as how.
+const OPTIONAL_VALUES = { '--checksum': ['stored', 'download'] };
+function optionalValues(argv) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return out.concat(argv.slice(i));
+    const values = OPTIONAL_VALUES[a];
+    out.push(values && !values.includes(argv[i + 1]) ? `${a}=${values[0]}` : a);
+  }
+  return out;
+}
+
 async function main(argv = process.argv) {
   // A closed pipe (s3blitz ls | head) ends the run quietly.
   process.stdout.on('error', (err) => {
@@ -54,7 +68,7 @@ async function main(argv = process.argv) {
   });
   const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(optionalValues(argv));
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : EXIT.USAGE;
@@ -64,4 +78,4 @@ async function main(argv = process.argv) {
   }
 }
 
-module.exports = { main, buildProgram };
+module.exports = { main, buildProgram, optionalValues };

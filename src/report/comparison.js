@@ -70,7 +70,7 @@ function verdict(r) {
   if (!r.identical) return 'different\n';
   if (!r.judgedBySize) return 'identical\n';
   const pairs = Object.entries(r.classes).filter(([c]) => c !== 'only-source' && c !== 'only-target').reduce((n, [, t]) => n + t.objects, 0);
-  return `no differences found; ${fmtInt(r.judgedBySize)} of ${fmtInt(pairs)} pairs were judged by size${r.classes.unknown.objects < r.judgedBySize ? ' and modification time' : ''} only (--checksum reads their content)\n`;
+  return `no differences found; ${fmtInt(r.judgedBySize)} of ${fmtInt(pairs)} pairs were judged by size${r.classes.unknown.objects < r.judgedBySize ? ' and modification time' : ''} only (--checksum checks them by stored checksums, --checksum=download by reading)\n`;
 }
 
 /** options: human (text: sizes in units only); command and generatedAt (Markdown and HTML). */

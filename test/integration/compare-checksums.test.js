@@ -36,8 +36,10 @@ test(`pairs are judged by stored checksums where both sides carry one, read only
   const r = prng(SEED);
   const src = await createBucket();
   const dst = await createBucket();
-  const want = { classes: {}, judged: {} };
-  const note = (cls, how) => { want.classes[cls] = (want.classes[cls] || 0) + 1; want.judged[how] = (want.judged[how] || 0) + 1; };
+  // What --checksum=download finds (want), and --checksum, which reads no object (stored).
+  const want = { classes: {}, judged: {} }, stored = { classes: {}, judged: {} };
+  const add = (w, cls, how) => { w.classes[cls] = (w.classes[cls] || 0) + 1; if (how) w.judged[how] = (w.judged[how] || 0) + 1; };
+  const note = (cls, how) => { add(want, cls, how); if (how === 'read') add(stored, 'unknown'); else add(stored, cls, how); };
   const kinds = ['full', 'full', 'none', 'composite'];
   for (let i = 0; i < 8; i++) {
     const key = `obj-${i}.bin`;
@@ -53,7 +55,8 @@ test(`pairs are judged by stored checksums where both sides carry one, read only
     await write(dst, key, other, b);
     const cls = differs ? 'content-differs' : 'same';
     // ETags settle single-part pairs (MD5s) and multipart ones of one layout and the same
-    // bytes; checksums settle the rest where both are full; the rest is read.
+    // bytes; checksums settle the rest where both are full; the rest is read (a multipart
+    // side is in every such pair: without download it stays unknown).
     const etagSame = !differs && a.partSize === b.partSize;
     const singleDiffer = differs && !a.partSize && !b.partSize;
     if (a.checksum === 'full' && b.checksum === 'full' && !etagSame) note(cls, 'checksum CRC64NVME');
@@ -61,26 +64,36 @@ test(`pairs are judged by stored checksums where both sides carry one, read only
     else if (singleDiffer) note(cls, 'etag');
     else note(cls, 'read');
   }
-  const res = await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--checksum', '--json']);
-  expect(res.stderr).toBe('');
-  const out = JSON.parse(res.stdout);
-  expect(res.code).toBe(want.classes['content-differs'] ? 1 : 0);
-  expect(Object.fromEntries(Object.entries(out.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]))).toEqual(want.classes);
-  expect(out.judgedBy).toEqual(want.judged);
+  const classes = (out) => Object.fromEntries(Object.entries(out.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]));
+  for (const [flag, w] of [['--checksum=download', want], ['--checksum', stored]]) {
+    const res = await runCli(['compare', `s3://${src}`, `s3://${dst}`, flag, '--json']);
+    expect(res.stderr).toBe('');
+    const out = JSON.parse(res.stdout);
+    expect(res.code).toBe(w.classes['content-differs'] ? 1 : 0);
+    expect(classes(out)).toEqual(w.classes);
+    expect(out.judgedBy).toEqual(w.judged);
+    if (w === stored) expect(out.stats.requests.GET || 0).toBe(0);
+  }
 
   // The library's result says the same, and the text report names how pairs were judged.
-  const lib = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, checksum: true, ...libOptions() });
+  const lib = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, checksum: 'download', ...libOptions() });
   expect(lib.judgedBy).toEqual(want.judged);
-  const text = await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--checksum']);
+  expect((await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, checksum: true, ...libOptions() })).judgedBy).toEqual(stored.judged);
+  const text = await runCli(['compare', '--checksum', 'download', `s3://${src}`, `s3://${dst}`]);
   if (want.judged['checksum CRC64NVME']) expect(text.stdout).toMatch(new RegExp(`judged by: .*stored checksum CRC64NVME ${want.judged['checksum CRC64NVME']}.*HEAD requests`));
   // sync judges pairs the same way: it would copy exactly the pairs that differ.
-  const sync = await runCli(['sync', `s3://${src}`, `s3://${dst}`, '--checksum', '--dryrun', '--json', '-q']);
+  const sync = await runCli(['sync', '--checksum=download', `s3://${src}`, `s3://${dst}`, '--dryrun', '--json', '-q']);
   expect(sync.code).toBe(0);
   const planned = JSON.parse(sync.stdout);
   expect(planned.judgedBy).toEqual(want.judged);
   expect(planned.planned.objects).toBe(want.classes['content-differs'] || 0);
+  // Without download, the pairs nothing settles are left alone, and stderr says how many.
+  const left = await runCli(['sync', `s3://${src}`, `s3://${dst}`, '--checksum', '--dryrun', '--json']);
+  expect(JSON.parse(left.stdout).planned.objects).toBe(stored.classes['content-differs'] || 0);
+  const unknown = stored.classes.unknown || 0;
+  expect(left.stderr.includes(`${unknown} pairs of the same size have no stored checksum or ETag in common and were left as they are (--checksum=download reads them)`)).toBe(unknown > 0);
   for (const format of ['markdown', 'html']) {
-    const rep = await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--checksum', '--format', format]);
+    const rep = await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--checksum=download', '--format', format]);
     expect(rep.stdout).toContain('How pairs were judged');
     for (const [how, n] of Object.entries(want.judged)) {
       const label = { etag: 'ETag', read: 'bytes read' }[how] || `stored ${how}`;
@@ -113,9 +126,10 @@ test(`a folder against a bucket by stored checksums, both ways, without reading 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-cksum-'));
   const bucket = await createBucket();
   const client = s3client();
-  const want = { classes: {}, judged: {} };
+  const want = { classes: {}, judged: {} }, stored = { classes: {}, judged: {} };
   let gets = 0;
-  const note = (cls, how) => { want.classes[cls] = (want.classes[cls] || 0) + 1; want.judged[how] = (want.judged[how] || 0) + 1; };
+  const add = (w, cls, how) => { w.classes[cls] = (w.classes[cls] || 0) + 1; if (how) w.judged[how] = (w.judged[how] || 0) + 1; };
+  const note = (cls, how, download) => { add(want, cls, how); if (download) add(stored, 'unknown'); else add(stored, cls, how); };
   try {
     for (let i = 0; i < 12; i++) {
       const key = `d${i % 3}/f-${i}.bin`;
@@ -131,15 +145,19 @@ test(`a folder against a bucket by stored checksums, both ways, without reading 
       else await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...(kind === 'none' ? {} : { ChecksumAlgorithm: kind }) }));
       const cls = differs ? 'content-differs' : 'same';
       if (kind === 'multipart-full') note(cls, 'checksum CRC64NVME');
-      else if (kind === 'none' || kind === 'multipart-none') { note(cls, 'read'); if (multipart) gets++; } else note(cls, `checksum ${kind}`);
+      else if (kind === 'none' || kind === 'multipart-none') { note(cls, 'read', multipart); if (multipart) gets++; } else note(cls, `checksum ${kind}`);
     }
+    // A single-part object's ETag is its MD5: the file is read, the object is not. Only
+    // multipart objects with no checksum are read, and only with --checksum=download.
     for (const [a, b] of [[dir, `s3://${bucket}`], [`s3://${bucket}`, dir]]) {
-      const res = await runCli(['compare', a, b, '--checksum', '--json']);
-      expect(res.stderr).toBe('');
-      const out = JSON.parse(res.stdout);
-      expect(Object.fromEntries(Object.entries(out.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]))).toEqual(want.classes);
-      expect(out.judgedBy).toEqual(want.judged);
-      expect(out.stats.requests.GET || 0).toBe(gets); // only multipart objects with no checksum are read
+      for (const [flag, w, reads] of [['--checksum=download', want, gets], ['--checksum', stored, 0]]) {
+        const res = await runCli(['compare', a, b, flag, '--json']);
+        expect(res.stderr).toBe('');
+        const out = JSON.parse(res.stdout);
+        expect(Object.fromEntries(Object.entries(out.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]))).toEqual(w.classes);
+        expect(out.judgedBy).toEqual(w.judged);
+        expect(out.stats.requests.GET || 0).toBe(reads);
+      }
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -63,7 +63,7 @@ test('a multipart source below the threshold takes one request; --keep-part-layo
   expect(etags['multi-1part.bin']).toMatch(/-1"$/);
 });
 
-test('compare after a default copy: single-part and layout-kept pairs are the same, re-laid ones unknown, and --checksum settles them', async () => {
+test('compare after a default copy: single-part and layout-kept pairs are the same, re-laid ones unknown, and --checksum=download settles them', async () => {
   const dst = await createBucket();
   const res = await runCli(['cp', `s3://${src}`, `s3://${dst}`, '--large-copy-threshold', '8MiB', '--no-journal', '--json']);
   expect(res.code).toBe(0);
@@ -76,6 +76,6 @@ test('compare after a default copy: single-part and layout-kept pairs are the sa
   expect(cmp.identical).toBe(true);
   expect(byClass.same.sort()).toEqual(['multi-12MiB.bin', 'single-11MiB.bin', 'tiny.txt']);
   expect(byClass.unknown.sort()).toEqual(['multi-1part.bin', 'multi-6MiB.bin']);
-  const checked = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, checksum: true, ...conn() });
+  const checked = await s3blitz.compare({ source: `s3://${src}`, target: `s3://${dst}`, checksum: 'download', ...conn() });
   expect([checked.classes.same.objects, checked.classes.unknown.objects]).toEqual([5, 0]);
 });

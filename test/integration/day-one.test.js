@@ -29,7 +29,7 @@ describe('a folder synced to a bucket', () => {
     const cmp = await runCli(['compare', dir, `s3://${bucket}/backup/`]);
     expect(cmp.code).toBe(0);
     expect(cmp.stdout).not.toMatch(/^identical$/m);
-    expect(cmp.stdout).toMatch(/no differences found; 2 of 2 pairs were judged by size and modification time only \(--checksum reads their content\)/);
+    expect(cmp.stdout).toMatch(/no differences found; 2 of 2 pairs were judged by size and modification time only \(--checksum checks them by stored checksums, --checksum=download by reading\)/);
     const json = JSON.parse((await runCli(['compare', dir, `s3://${bucket}/backup/`, '--json'])).stdout);
     expect(json).toMatchObject({ identical: true, verified: false, judgedBySize: 2 });
     // The edit: same size, modified after the upload (an explicit time: no waiting on the clock).
@@ -44,7 +44,7 @@ describe('a folder synced to a bucket', () => {
     expect(JSON.parse(sync.stdout)).toMatchObject({ copied: { objects: 1, bytes: 5 }, classes: { older: { objects: 1 }, same: { objects: 1 } } });
     const body = await (await runCli(['cat', `s3://${bucket}/backup/a.txt`])).stdout;
     expect(body).toBe('HELLO');
-    // --checksum reads the bytes: now every pair is checked, and the verdict may say identical.
+    // --checksum checks the bytes (each file against its object's MD5 ETag): now every pair is checked, and the verdict may say identical.
     const checked = await runCli(['compare', dir, `s3://${bucket}/backup/`, '--checksum']);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toMatch(/^identical$/m);

@@ -283,12 +283,12 @@ const CHECKS = {
     else expect(out.copied).toEqual(totals(want));
   },
   // compare: a target filled with the reference's bytes (by the SDK or fs) is identical, bytes
-  // read where the listings cannot tell (--checksum); one object changed (same size, other
+  // read where the listings cannot tell (--checksum=download); one object changed (same size, other
   // bytes) is the one difference.
   async compares(cell, tgt, src) {
     const want = expected(cell);
     await tgt.fill(want);
-    const args = ['compare', ...src.args, ...tgt.args, '--checksum', ...tgt.flags];
+    const args = ['compare', ...src.args, ...tgt.args, '--checksum=download', ...tgt.flags];
     const same = await runCli([...args, '--json']);
     expect(same.stderr).toBe('');
     expect(same.code).toBe(0);

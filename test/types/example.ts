@@ -23,7 +23,7 @@ async function main(): Promise<number> {
     onProgress: (p) => { if (p.percent !== undefined) console.error(p.percent, p.etaMs, p.copied?.objects); },
   });
   const ok: boolean = copied.ok && copied.failureReasons.every((r) => r.count > 0);
-  const diff = await s3blitz.compare({ source: './site', target: 's3://site/', checksum: true, show: ['only-source'] });
+  const diff = await s3blitz.compare({ source: './site', target: 's3://site/', checksum: 'download', show: ['only-source'] });
   const cls: CompareClass = 'older';
   const verdict: string = diff.verified ? 'identical' : `${diff.judgedBySize} by size only (${diff.classes[cls].objects} older)`;
   for await (const rec of diff.keys('only-source')) console.log(rec.key, rec.target?.Size);

@@ -84,7 +84,7 @@ describe('typed options', () => {
   const { parseOptions, parseOption, option, NUMERIC, isDefault } = require('../../src/options');
   const MiB = 1024 * 1024;
   const GiB = 1024 * MiB;
-  const typed = Object.keys(OPTIONS).filter((k) => OPTIONS[k].type);
+  const typed = Object.keys(OPTIONS).filter((k) => OPTIONS[k].type && OPTIONS[k].type !== 'choice');
   // Every option whose value is a number, written out here (not read from the table) so that
   // an option that loses its type is caught.
   const numeric = ['listConcurrency', 'maxListRequests', 'depth', 'top', 'largest', 'copyConcurrency', 'largeCopyConcurrency',
@@ -101,6 +101,13 @@ describe('typed options', () => {
     }
     expect([...NUMERIC].sort()).toEqual(typed.filter((k) => OPTIONS[k].type === 'int').sort());
     expect(OPTIONS.partSize).toMatchObject({ type: 'size', min: 5 * MiB, max: 5 * GiB });
+  });
+
+  test('a choice: true is its first value, false stays false, anything else is refused with the flag named', () => {
+    expect(Object.keys(OPTIONS).filter((k) => OPTIONS[k].type === 'choice')).toEqual(['checksum']);
+    expect([true, 'stored', 'download', false, undefined].map((v) => parseOption('checksum', v))).toEqual(['stored', 'stored', 'download', false, undefined]);
+    expect(() => parseOption('checksum', 's3://a')).toThrow('--checksum must be stored or download, not "s3://a"');
+    expect(parseOptions({ checksum: true }, 'compare').checksum).toBe('stored');
   });
 
   test('boundaries are accepted, one past them refused with the CLI flag named', () => {
@@ -171,4 +178,14 @@ test('a run\'s journal is the same whether its defaults were given, filled in, o
   expect(journalPath('cp', parseOptions({ ...raw, copyConcurrency: '500', resumeMaxAge: '7d' }, 'copy'))).toBe(same);
   // A value that changes what the run does still makes it another run.
   expect(journalPath('cp', parseOptions({ ...raw, partSize: '8MiB' }, 'copy'))).not.toBe(same);
+});
+
+test('--checksum takes the next word only when it is one of its values', () => {
+  const { optionalValues } = require('../../src/cli/main');
+  const argv = (...a) => optionalValues(['node', 's3blitz', ...a]).slice(2);
+  expect(argv('compare', '--checksum', 's3://a', 's3://b')).toEqual(['compare', '--checksum=stored', 's3://a', 's3://b']);
+  expect(argv('compare', '--checksum', 'download', 's3://a', 's3://b')).toEqual(['compare', '--checksum', 'download', 's3://a', 's3://b']);
+  expect(argv('compare', 's3://a', 's3://b', '--checksum')).toEqual(['compare', 's3://a', 's3://b', '--checksum=stored']);
+  expect(argv('compare', '--checksum=download', 'a', 'b')).toEqual(['compare', '--checksum=download', 'a', 'b']);
+  expect(argv('cp', 'a', '--', '--checksum', 'b')).toEqual(['cp', 'a', '--', '--checksum', 'b']);
 });
