@@ -215,7 +215,7 @@ class Comparison {
     // Between buckets, --checksum asks the stored checksums first: ETags that differ may
     // still be the same bytes (SSE-KMS, directory buckets, another part layout).
     const stored = o.checksum && !this.localSide;
-    if (v === 'differs') return stored ? () => this._checkContent(src, dst, v) : this._judged('etag', 'content-differs');
+    if (v === 'differs') return stored ? () => this._checkContent(src, dst, v).then(settle) : this._judged('etag', 'content-differs');
     if (v === 'same') return this._judged('etag', older ? 'older' : 'same');
     if (v === 'parts' || o.checksum) return () => this._checkContent(src, dst, v).then(settle);
     return older ? 'older' : 'unknown';
@@ -239,8 +239,9 @@ class Comparison {
       if (!this.options.checksum) return 'unknown';
     }
     // Reading an object's bytes (a download) only where asked for: --checksum=download.
-    if (this.options.checksum !== 'download' && (readsObject(srcStore, src) || readsObject(dstStore, dst))) return 'unknown';
-    const [ha, hb] = await Promise.all([contentMd5(srcStore, src, this), contentMd5(dstStore, dst, this)]);
+    const etags = !this.options.ignoreEtags;
+    if (this.options.checksum !== 'download' && (readsObject(srcStore, src, etags) || readsObject(dstStore, dst, etags))) return 'unknown';
+    const [ha, hb] = await Promise.all([contentMd5(srcStore, src, this, etags), contentMd5(dstStore, dst, this, etags)]);
     return this._judged('read', ha === hb ? 'same' : 'content-differs');
   }
 
@@ -290,12 +291,15 @@ async function storedChecksumHead(store, item, cmp) {
   }
 }
 
+// A single-part ETag is the MD5 of the bytes, unless --ignore-etags says this server's are not.
+const md5Etag = (item, etags) => etags && item.ETag && !multipartCount(item.ETag);
+
 // Whether contentMd5 would read an object from S3 (a file is read from the local disk).
-const readsObject = (store, item) => store.type !== 'local' && !(item.ETag && !multipartCount(item.ETag));
+const readsObject = (store, item, etags) => store.type !== 'local' && !md5Etag(item, etags);
 
 // MD5 of an object's bytes: a single-part S3 ETag is one already; otherwise read them.
-async function contentMd5(store, item, cmp) {
-  if (item.ETag && !multipartCount(item.ETag)) return item.ETag.replace(/"/g, '');
+async function contentMd5(store, item, cmp, etags = true) {
+  if (md5Etag(item, etags)) return item.ETag.replace(/"/g, '');
   const hash = crypto.createHash('md5');
   for await (const chunk of await store.readStream(item, cmp.signal)) hash.update(chunk);
   return hash.digest('hex');

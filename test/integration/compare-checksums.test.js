@@ -163,3 +163,21 @@ test(`a folder against a bucket by stored checksums, both ways, without reading 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }, 300000);
+
+// --ignore-etags (SSE-KMS, SSE-C: ETags are no MD5s): stored checksums still decide; a pair
+// without one is unknown, and with --checksum=download both sides are read, ETag or not.
+test('--ignore-etags: stored checksums decide, and no single-part ETag is taken for an MD5', async () => {
+  const src = await createBucket();
+  const dst = await createBucket();
+  const r = prng(SEED + 2);
+  const a = r.bytes(1000), b = r.bytes(1000);
+  await write(src, 'sum', a, { partSize: 0, checksum: 'full' });
+  await write(dst, 'sum', a, { partSize: 0, checksum: 'full' });
+  await write(src, 'plain', b, { partSize: 0, checksum: 'none' });
+  await write(dst, 'plain', b, { partSize: 0, checksum: 'none' });
+  const run = async (flag) => JSON.parse((await runCli(['compare', `s3://${src}`, `s3://${dst}`, '--ignore-etags', flag, '--json'])).stdout);
+  const stored = await run('--checksum');
+  expect([stored.classes.same.objects, stored.classes.unknown.objects, stored.judgedBy, stored.stats.requests.GET || 0]).toEqual([1, 1, { 'checksum CRC64NVME': 1 }, 0]);
+  const read = await run('--checksum=download');
+  expect([read.classes.same.objects, read.judgedBy, read.stats.requests.GET]).toEqual([2, { 'checksum CRC64NVME': 1, read: 1 }, 2]);
+}, 300000);
