@@ -266,29 +266,29 @@ function olderSecond(a, b) {
   return Math.floor(+new Date(a) / 1000) < Math.floor(+new Date(b) / 1000);
 }
 
-// null where the server cannot say (see NO_PART_HEAD): the pair is then unknown.
-async function firstPartSize(store, item, cmp) {
+// A HEAD of a listed object for a content check, counted; null where the server cannot
+// answer it (see NO_PART_HEAD): the check then goes on without it.
+async function checkHead(store, params, cmp) {
   cmp.stats.count('HEAD');
   try {
-    const h = await store.headObject({ Key: item.Key, VersionId: item.VersionId, PartNumber: 1, IfMatch: item.ETag }, cmp.signal);
-    return h.ContentLength ?? null;
+    return await store.headObject(params, cmp.signal);
   } catch (err) {
     if (NO_PART_HEAD.has(httpStatus(err))) return null;
     throw err;
   }
 }
 
+// null where the server cannot say: the pair is then unknown.
+async function firstPartSize(store, item, cmp) {
+  const h = await checkHead(store, { Key: item.Key, VersionId: item.VersionId, PartNumber: 1, IfMatch: item.ETag }, cmp);
+  return h ? h.ContentLength ?? null : null;
+}
+
 // A HEAD with checksum mode on, for the object as listed (its version, else its ETag); null
 // for a side that is no S3 object (a folder) or that the server cannot HEAD so.
-async function storedChecksumHead(store, item, cmp) {
+function storedChecksumHead(store, item, cmp) {
   if (store.type === 'local' || typeof store.headObject !== 'function') return null;
-  cmp.stats.count('HEAD');
-  try {
-    return await store.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: item.VersionId ? undefined : item.ETag || undefined, ChecksumMode: 'ENABLED' }, cmp.signal);
-  } catch (err) {
-    if (NO_PART_HEAD.has(httpStatus(err))) return null;
-    throw err;
-  }
+  return checkHead(store, { Key: item.Key, VersionId: item.VersionId, IfMatch: item.VersionId ? undefined : item.ETag || undefined, ChecksumMode: 'ENABLED' }, cmp);
 }
 
 // A single-part ETag is the MD5 of the bytes, unless --ignore-etags says this server's are not.
