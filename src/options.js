@@ -78,6 +78,9 @@ const OPTIONS = {
   // Never replace a target object: every PutObject, CopyObject and CompleteMultipartUpload
   // carries If-None-Match: * (on request types the server is found to honour it on).
   noOverwrite: {},
+  // The checksum every upload sends and has confirmed (transfer/write-checksum.js); none for
+  // servers that reject x-amz-checksum-* headers.
+  checksumAlgorithm: { default: 'CRC64NVME', help: 'checksum every upload sends and checks: CRC64NVME, CRC32, CRC32C, SHA256, SHA1 or none' },
   // Copies.
   copyConcurrency: { default: 500, type: 'int', min: 1, help: 'small objects copied at once' },
   largeCopyConcurrency: { default: 75, type: 'int', min: 1, help: 'large objects copied at once' },

@@ -21,6 +21,10 @@ class RequestStats {
     this.hints = 0; // split points the listing started with (split-hints.js)
     this.budgetHeld = 0; // times the request budget left free slots unused (parallel-lister.js)
     this.probesSkipped = 0; // other runs' probe objects a listing left out (list/listing.js)
+    // Objects written with a checksum whose stored value the server's answer confirmed, and
+    // those whose answer carried none (transfer/write-checksum.js).
+    this.checksumsConfirmed = 0;
+    this.checksumsUnconfirmed = 0;
     // List requests in flight, integrated over time: meanInflight is the time-weighted mean.
     this.inflightNow = 0;
     this.maxInflight = 0;
@@ -100,6 +104,7 @@ class RequestStats {
       hints: this.hints,
       budgetHeld: this.budgetHeld,
       ...(this.probesSkipped ? { probesSkipped: this.probesSkipped } : {}),
+      ...(this.checksumsConfirmed || this.checksumsUnconfirmed ? { checksumsConfirmed: this.checksumsConfirmed, checksumsUnconfirmed: this.checksumsUnconfirmed } : {}),
       meanInflight: Number(this.meanInflight.toFixed(1)),
       maxInflight: this.maxInflight,
       listRechecks: this.listRechecks,

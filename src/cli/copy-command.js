@@ -33,6 +33,7 @@ function writeOptions(cmd) {
     .option('--tagging <tags>', 'tags as key=value&key2=value2 (replaces the source\'s tags)')
     .option('--sse <algorithm>', 'server-side encryption: AES256 or aws:kms')
     .option('--sse-kms-key-id <id>', 'KMS key for aws:kms')
+    .option('--checksum-algorithm <algorithm>', help('checksumAlgorithm') + ' (default CRC64NVME)')
     .option('--no-overwrite', 'never replace an object of the target: every write carries If-None-Match: * (a key that exists is skipped; sync writes only missing keys)');
 }
 
@@ -54,7 +55,7 @@ function concurrencyOptions(cmd) {
 
 const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
   'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
-  'sseKmsKeyId', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize', 'keepPartLayout',
+  'sseKmsKeyId', 'checksumAlgorithm', 'dryrun', 'partSize', 'copyConcurrency', 'largeCopyConcurrency', 'partConcurrency', 'largeCopyThreshold', 'maxQueueSize', 'keepPartLayout',
   'maxFailures', 'resumeMaxAge', 'versionId'];
 
 function copyLibraryOptions(source, target, opts) {

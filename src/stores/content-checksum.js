@@ -42,4 +42,10 @@ async function streamChecksum(stream, algorithm) {
   return (await h.digest()).toString('base64');
 }
 
-module.exports = { streamChecksum, canCompute };
+/** The checksum of one buffer, base64. */
+const bufferChecksum = (buf, algorithm) => streamChecksum([buf], algorithm);
+
+/** The request header that carries a checksum of this algorithm (x-amz-checksum-crc64nvme). */
+const checksumHeader = (algorithm) => `x-amz-checksum-${algorithm.toLowerCase()}`;
+
+module.exports = { streamChecksum, bufferChecksum, checksumHeader, canCompute };

@@ -8,6 +8,8 @@ const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
 const { promisify } = require('util');
+const { bufferChecksum, checksumHeader } = require('./content-checksum');
+const { signLater } = require('./sigv4');
 
 class FileChanged extends Error {}
 
@@ -101,15 +103,24 @@ async function openFileSink(spec) {
  * Sends a request on an HttpPool, with its body read from a file (request.file.read: the
  * spec of readFilePart; Content-MD5 and Content-Length are set here, unsigned) or its answer
  * written to one (request.file.write: the spec of fileSink). Resolves as HttpPool#fetch
- * does, with bytes: the body's length either way.
+ * does, with bytes: the body's length either way. A read spec with checksum (an algorithm)
+ * and sign (Signer#sign's deferred, the request's signature left out) sends the body's
+ * checksum in its x-amz-checksum-* header, which must be signed, and signs the request
+ * here; the answer's checksum is that value.
  */
 async function fetchWithFile(pool, request, track) {
   const { file } = request;
   if (file && file.read) {
-    const { body, md5 } = readFilePart(file.read);
-    const headers = { ...request.options.headers, 'content-md5': md5, 'content-length': String(body.length) };
+    const spec = file.read;
+    const { body, md5 } = readFilePart(spec);
+    let headers = { ...request.options.headers, 'content-md5': md5, 'content-length': String(body.length) };
+    let checksum;
+    if (spec.checksum) {
+      checksum = await bufferChecksum(body, spec.checksum);
+      headers = { ...headers, ...signLater(spec.sign, { [checksumHeader(spec.checksum)]: checksum }, spec.anonymous) };
+    }
     const res = await pool.fetch({ ...request, file: undefined, body, options: { ...request.options, headers } }, track);
-    return { ...res, bytes: body.length };
+    return { ...res, bytes: body.length, checksum };
   }
   if (file && file.write) {
     const out = await openFileSink(file.write);

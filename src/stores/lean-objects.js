@@ -13,7 +13,12 @@ const WRITE_HEADERS = [
   ['ACL', 'x-amz-acl'], ['ServerSideEncryption', 'x-amz-server-side-encryption'],
   ['SSEKMSKeyId', 'x-amz-server-side-encryption-aws-kms-key-id'], ['Tagging', 'x-amz-tagging'], ['ContentMD5', 'content-md5'],
   ['IfNoneMatch', 'if-none-match'],
+  // A checksum sent with the body (PutObject), or asked of a multipart upload (Create).
+  ['ChecksumCRC64NVME', 'x-amz-checksum-crc64nvme'], ['ChecksumCRC32', 'x-amz-checksum-crc32'], ['ChecksumCRC32C', 'x-amz-checksum-crc32c'],
+  ['ChecksumSHA256', 'x-amz-checksum-sha256'], ['ChecksumSHA1', 'x-amz-checksum-sha1'],
+  ['ChecksumAlgorithm', 'x-amz-checksum-algorithm'], ['ChecksumType', 'x-amz-checksum-type'],
 ];
+const CHECKSUM_FIELDS = ['CRC64NVME', 'CRC32', 'CRC32C', 'SHA256', 'SHA1'];
 // Printable ASCII without runs of spaces: what SigV4 canonicalizes as we do (it collapses
 // runs of spaces; the SDK knows that and non-ASCII rules, the lean signer does not).
 const PLAIN_VALUE = /^(?:[\x21-\x7e]| (?! ))*$/;
@@ -36,6 +41,31 @@ function writeHeaders(p) {
 }
 
 const int = (v) => (v === undefined ? undefined : Number(v));
+
+// A body's checksum goes with the name of its algorithm, as the SDK sends it: some servers
+// (moto) ignore an x-amz-checksum-* header without it.
+function sdkAlgorithm(h, algorithm) {
+  if (algorithm) h['x-amz-sdk-checksum-algorithm'] = algorithm;
+  return h;
+}
+
+// The checksum fields of a write's answer headers (PutObject, UploadPart).
+function checksumOutput(h) {
+  const out = {};
+  for (const a of CHECKSUM_FIELDS) if (h[`x-amz-checksum-${a.toLowerCase()}`]) out[`Checksum${a}`] = h[`x-amz-checksum-${a.toLowerCase()}`];
+  if (h['x-amz-checksum-type']) out.ChecksumType = h['x-amz-checksum-type'];
+  return out;
+}
+
+// ... and of CompleteMultipartUpload's answer body.
+function checksumXml(text) {
+  const out = {};
+  for (const tag of [...CHECKSUM_FIELDS.map((a) => `Checksum${a}`), 'ChecksumType']) {
+    const m = new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text);
+    if (m) out[tag] = m[1];
+  }
+  return out;
+}
 
 // HeadObject's (or GetObject's) answer headers as the SDK's output fields.
 function objectOutput(h) {
@@ -126,32 +156,39 @@ class LeanObjects {
 
   async completeMultipartUpload(p, signal) {
     let xml = '<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">';
-    for (const part of p.MultipartUpload.Parts) xml += `<Part><ETag>${escapeXml(part.ETag)}</ETag><PartNumber>${part.PartNumber}</PartNumber></Part>`;
+    for (const part of p.MultipartUpload.Parts) {
+      xml += `<Part><ETag>${escapeXml(part.ETag)}</ETag><PartNumber>${part.PartNumber}</PartNumber>`;
+      for (const a of CHECKSUM_FIELDS) if (part[`Checksum${a}`]) xml += `<Checksum${a}>${escapeXml(part[`Checksum${a}`])}</Checksum${a}>`;
+      xml += '</Part>';
+    }
     const body = Buffer.from(xml + '</CompleteMultipartUpload>');
     const h = this._payer(p, { 'content-type': 'application/xml' });
     if (p.IfNoneMatch) h['if-none-match'] = p.IfNoneMatch;
+    for (const a of CHECKSUM_FIELDS) if (p[`Checksum${a}`]) h[`x-amz-checksum-${a.toLowerCase()}`] = p[`Checksum${a}`];
+    if (p.ChecksumType) h['x-amz-checksum-type'] = p.ChecksumType;
     const res = await this.lean.request('POST', p.Key, [['uploadId', p.UploadId]], checked(h), { signal, body, payloadHash: sha256Hex(body) });
-    return { ETag: xmlValue(res.body, 'ETag', 'CompleteMultipartUploadResult') };
+    return { ETag: xmlValue(res.body, 'ETag', 'CompleteMultipartUploadResult'), ...checksumXml(res.body.toString('utf8')) };
   }
 
   // A whole body in one PUT; its Content-MD5 (required here) is what S3 checks it by, so the
   // payload itself goes unsigned.
   async putObject(p, signal) {
     if (!p.ContentMD5 || !Buffer.isBuffer(p.Body)) throw new FallBack('PutObject without a buffered body and its MD5');
-    const res = await this.lean.request('PUT', p.Key, [], writeHeaders(p), { signal, body: p.Body, payloadHash: 'UNSIGNED-PAYLOAD' });
-    return { ETag: res.headers.etag };
+    const res = await this.lean.request('PUT', p.Key, [], sdkAlgorithm(writeHeaders({ ...p, ChecksumAlgorithm: undefined }), p.ChecksumAlgorithm), { signal, body: p.Body, payloadHash: 'UNSIGNED-PAYLOAD' });
+    return { ETag: res.headers.etag, ...checksumOutput(res.headers) };
   }
 
   // A file's bytes (spec of file-io.js readFilePart) as a PutObject, or as an UploadPart when
-  // p has an UploadId, read and hashed where the request is sent: Content-MD5 makes S3 check
-  // the body, so the payload itself goes unsigned.
+  // p has an UploadId, read and hashed where the request is sent: Content-MD5 (and with
+  // file.checksum, an x-amz-checksum-* header) makes S3 check the body, so the payload itself
+  // goes unsigned. Answers {ETag, bytes, checksum (the value sent), Checksum* (answered)}.
   async putFile(p, file, signal) {
     const part = p.UploadId !== undefined;
     const query = part ? [['partNumber', String(p.PartNumber)], ['uploadId', p.UploadId]] : [];
-    const headers = part ? this._payer(p) : writeHeaders({ ...p, ContentMD5: undefined });
+    const headers = sdkAlgorithm(part ? this._payer(p) : writeHeaders({ ...p, ContentMD5: undefined }), file.checksum);
     const res = await this.lean.request('PUT', p.Key, query, headers, { signal, payloadHash: 'UNSIGNED-PAYLOAD', file: { read: file } });
     if (!res.headers.etag) throw new FallBack('PUT answered without an ETag');
-    return { ETag: res.headers.etag, bytes: res.bytes };
+    return { ETag: res.headers.etag, bytes: res.bytes, checksum: res.checksum, ...checksumOutput(res.headers) };
   }
 
   // An object (or a range of it) written to a file as it arrives (spec of file-io.js fileSink).

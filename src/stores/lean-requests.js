@@ -100,10 +100,14 @@ class LeanRequests {
    * unsigned, so payloadHash UNSIGNED-PAYLOAD), or the answer written to one ({write})}.
    */
   async request(method, key, query, headers, { signal, body, payloadHash, file } = {}) {
-    const request = await this._signed(method, key, query, headers, payloadHash);
+    // A checksum of a body read from a file is known only where the file is read: the
+    // signature is finished there (file-io.js).
+    const late = Boolean(file && file.read && file.read.checksum);
+    const request = await this._signed(method, key, query, headers, payloadHash, late);
     if (body) request.body = body;
-    if (file) request.file = file;
+    if (file) request.file = late ? { read: { ...file.read, sign: request.deferred, anonymous: Boolean(this.o.anonymous) } } : file;
     else if (method !== 'GET' && method !== 'HEAD') request.options.headers['content-length'] = String(body ? body.length : 0);
+    delete request.deferred;
     request.full = true;
     const thread = this._thread(signal);
     let res;
@@ -111,7 +115,7 @@ class LeanRequests {
       res = await thread.full(request, signal);
       if (this.o.stats) this.o.stats.threadRequests++;
     } else res = await this._send(request, signal);
-    return { status: res.status, headers: headerMap(res.head), body: res.body, bytes: res.bytes };
+    return { status: res.status, headers: headerMap(res.head), body: res.body, bytes: res.bytes, checksum: res.checksum };
   }
 
   // The request thread for this request, or null to send it from here.
@@ -124,16 +128,17 @@ class LeanRequests {
   }
 
   // A signed request, as HttpPool#fetch takes it (without its body).
-  async _signed(method, key, query, headers, payloadHash) {
+  async _signed(method, key, query, headers, payloadHash, deferred = false) {
     const client = this.o.client();
     const [credentials, region] = await Promise.all([this.o.anonymous ? ANONYMOUS_KEYS : client.config.credentials(), client.config.region()]);
     const target = this._target(region, key);
     if (!target) throw new FallBack('address only the SDK can resolve');
-    const signed = this.signer.sign({ method, host: target.host, path: target.path, query, headers, credentials, region, payloadHash });
+    const signed = this.signer.sign({ method, host: target.host, path: target.path, query, headers, credentials, region, payloadHash, deferred });
     if (this.o.anonymous) delete signed.headers.authorization; // --no-sign-request: the path and query as signed, no signature
     const secure = target.url.protocol === 'https:';
     return {
       secure,
+      deferred: signed.deferred,
       options: {
         hostname: target.host === target.url.host ? target.url.hostname : target.host.replace(/:\d+$/, ''),
         port: target.url.port || (secure ? 443 : 80),

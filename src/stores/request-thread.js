@@ -122,7 +122,7 @@ class RequestThread {
     if (!p) return; // aborted meanwhile
     this._settle(m.id);
     if (m.text !== undefined) p.resolve(m.text);
-    else if (m.head !== undefined) p.resolve({ status: m.status, head: m.head, bytes: m.bytes, body: m.body && Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength) });
+    else if (m.head !== undefined) p.resolve({ status: m.status, head: m.head, bytes: m.bytes, checksum: m.checksum, body: m.body && Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength) });
     else if (m.page) {
       this.pages++;
       try { p.resolve(pageFromColumns(m.page)); } catch (err) { p.reject(err); }

@@ -56,7 +56,7 @@ function start(msg) {
       if (m.op === 'send') { reply([m.id, buf.toString('utf8')]); return; }
       if (m.op === 'full') {
         const body = !buf.body ? null : movable(buf.body) ? buf.body : new Uint8Array(buf.body); // an exact copy can move
-        reply({ id: m.id, status: buf.status, head: buf.head, body, bytes: buf.bytes }, body ? movable(body) : undefined);
+        reply({ id: m.id, status: buf.status, head: buf.head, body, bytes: buf.bytes, checksum: buf.checksum }, body ? movable(body) : undefined);
         if ((received += buf.bytes || (body ? body.length : 0)) > COLLECT_EVERY) { received = 0; collect(); }
         return;
       }

@@ -20,6 +20,7 @@ const { LeanRequests, FallBack } = require('./lean-requests');
 const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
 const { readFilePart, openFileSink } = require('./file-io');
+const { bufferChecksum } = require('./content-checksum');
 const { parseListObjectVersions } = require('./version-parser');
 const { leanTagging } = require('./lean-tagging');
 const { probeConditionalDeletes, probeConditionalWrite } = require('./conditional-probe');
@@ -289,8 +290,9 @@ class S3Store {
   /**
    * A file's bytes as an object, or as one part of a multipart upload (params with UploadId
    * and PartNumber): read once, sent with their MD5 (file-io.js readFilePart spec: path,
-   * position, length, expect). Resolves to {ETag, bytes}; a file that changes while it is read
-   * throws FileChanged.
+   * position, length, expect) and, with file.checksum (an algorithm), their checksum. Resolves
+   * to {ETag, bytes, checksum (the value sent), Checksum<algorithm> (the server's answer)}; a
+   * file that changes while it is read throws FileChanged.
    */
   putObjectFromFile(params, file, signal) {
     const sent = this._putObjectFromFile(params, file, signal);
@@ -307,8 +309,10 @@ class S3Store {
     }
     const { body, md5 } = readFilePart(file);
     const Command = params.UploadId !== undefined ? UploadPartCommand : PutObjectCommand;
-    const out = await this._send(Command, { ...params, Body: body, ContentLength: body.length, ContentMD5: md5 }, signal);
-    return { ETag: out.ETag, bytes: body.length };
+    const checksum = file.checksum ? await bufferChecksum(body, file.checksum) : undefined;
+    const sent = checksum ? { [`Checksum${file.checksum}`]: checksum, ChecksumAlgorithm: file.checksum } : {};
+    const out = await this._send(Command, { ...params, ...sent, Body: body, ContentLength: body.length, ContentMD5: md5 }, signal);
+    return { ...out, ETag: out.ETag, bytes: body.length, checksum };
   }
 
   /**

@@ -49,16 +49,17 @@ class Signer {
 
   /**
    * Signs a request. query: [[name, value], ...] (unencoded). Returns {path (with encoded
-   * query), headers}.
+   * query), headers}. payloadHash: the body's SHA-256 in hex, or UNSIGNED-PAYLOAD; bodiless
+   * requests by default. deferred: leave the signature out and return, as `deferred`, what
+   * signLater needs to add it once headers known only later (a checksum of a body read
+   * elsewhere) are added: the day's signing key, never the secret.
    */
-  // payloadHash: the body's SHA-256 in hex, or UNSIGNED-PAYLOAD; bodiless requests by default.
-  sign({ method = 'GET', host, path, query = [], headers = {}, credentials, region, now = new Date(), payloadHash = EMPTY_SHA256 }) {
+  sign({ method = 'GET', host, path, query = [], headers = {}, credentials, region, now = new Date(), payloadHash = EMPTY_SHA256, deferred = false }) {
     const amzDate = this._amzDate(now);
     const date = amzDate.slice(0, 8);
     const lower = { host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate };
     for (const k in headers) lower[k.toLowerCase()] = String(headers[k]).trim();
     if (credentials.sessionToken) lower['x-amz-security-token'] = credentials.sessionToken;
-    const names = Object.keys(lower).sort();
     let canonicalQuery = '';
     if (query.length) {
       canonicalQuery = query.map(([k, v]) => [uriEncode(k), uriEncode(v)])
@@ -66,17 +67,46 @@ class Signer {
         .map(([k, v]) => `${k}=${v}`).join('&');
     }
     const canonicalPath = uriEncode(path, true);
-    const signedHeaders = names.join(';');
-    let canonicalHeaders = '';
-    for (const n of names) canonicalHeaders += `${n}:${lower[n]}\n`;
-    const canonical = `${method}\n${canonicalPath}\n${canonicalQuery}\n${canonicalHeaders}\n${signedHeaders}\n${payloadHash}`;
-    const scope = `${date}/${region}/${this.service}/aws4_request`;
-    const toSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${sha256Hex(canonical)}`;
-    const signature = crypto.createHmac('sha256', this._signingKey(credentials.secretAccessKey, date, region)).update(toSign, 'utf8').digest('hex');
-    lower.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
-    delete lower.host;
-    return { path: canonicalPath + (canonicalQuery ? `?${canonicalQuery}` : ''), headers: lower };
+    const parts = {
+      method, canonicalPath, canonicalQuery, payloadHash, amzDate,
+      scope: `${date}/${region}/${this.service}/aws4_request`,
+      accessKeyId: credentials.accessKeyId,
+      key: this._signingKey(credentials.secretAccessKey, date, region),
+    };
+    const out = { path: canonicalPath + (canonicalQuery ? `?${canonicalQuery}` : '') };
+    if (deferred) {
+      out.deferred = { ...parts, key: parts.key.toString('hex'), headers: lower }; // plain strings: it may cross threads
+      out.headers = { ...lower };
+    } else {
+      lower.authorization = authorization(parts, lower);
+      out.headers = lower;
+    }
+    delete out.headers.host;
+    return out;
   }
 }
 
-module.exports = { Signer, uriEncode, sha256Hex, EMPTY_SHA256 };
+// The Authorization header of a request whose canonical parts are known, its headers lower-case.
+function authorization(p, lower) {
+  const names = Object.keys(lower).sort();
+  const signedHeaders = names.join(';');
+  let canonicalHeaders = '';
+  for (const n of names) canonicalHeaders += `${n}:${lower[n]}\n`;
+  const canonical = `${p.method}\n${p.canonicalPath}\n${p.canonicalQuery}\n${canonicalHeaders}\n${signedHeaders}\n${p.payloadHash}`;
+  const toSign = `AWS4-HMAC-SHA256\n${p.amzDate}\n${p.scope}\n${sha256Hex(canonical)}`;
+  const signature = crypto.createHmac('sha256', typeof p.key === 'string' ? Buffer.from(p.key, 'hex') : p.key).update(toSign, 'utf8').digest('hex');
+  return `AWS4-HMAC-SHA256 Credential=${p.accessKeyId}/${p.scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+}
+
+/**
+ * The headers of a request signed with deferred (Signer#sign), with `extra` (lower-case
+ * names) added and signed too; anonymous: no signature, as --no-sign-request sends.
+ */
+function signLater(deferred, extra, anonymous = false) {
+  const lower = { ...deferred.headers, ...extra };
+  if (!anonymous) lower.authorization = authorization(deferred, lower);
+  delete lower.host;
+  return lower;
+}
+
+module.exports = { Signer, signLater, uriEncode, sha256Hex, EMPTY_SHA256 };

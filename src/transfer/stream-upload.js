@@ -2,9 +2,12 @@
 // A stream of unknown length (stdin) -> one S3 object. Bytes are cut into parts as they
 // come; a stream that ends within the first part is one PutObject, anything longer a
 // multipart upload whose parts go up `partConcurrency` at once. Memory stays within
-// (partConcurrency + 1) parts whatever the length; every part carries its MD5; a failed or
-// cancelled upload is aborted, so no part is left behind.
+// (partConcurrency + 1) parts whatever the length; every part carries its MD5 and checksum
+// (w.checksumAlgorithm), the completed object's checksum is confirmed (write-checksum.js); a
+// failed or cancelled upload is aborted, so no part is left behind.
 const { md5 } = require('./multipart-upload');
+const wc = require('./write-checksum');
+const { bufferChecksum } = require('../stores/content-checksum');
 const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
 const { contentTypeFor } = require('./upload');
 const { MiB, MAX_PARTS } = require('./part-layout');
@@ -19,6 +22,9 @@ const STREAM_PART = 8 * MiB; // at 10,000 parts: objects up to 78 GiB (--part-si
  */
 async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART, partConcurrency = 4, signal, stats, guard }) {
   const params = { ...mergedHeaders(null, w), ContentType: w.ContentType || contentTypeFor(key), ...commonWriteParams(w), Tagging: w.Tagging };
+  const algorithm = w.checksumAlgorithm || undefined;
+  const checksumOf = async (body) => (algorithm ? bufferChecksum(body, algorithm) : undefined);
+  const sent = (value) => (value ? { [wc.field(algorithm)]: value, ChecksumAlgorithm: algorithm } : {});
   const parts = partsOf(stream, partSize);
   let first = await parts.next();
   const second = first.done ? first : await parts.next();
@@ -27,8 +33,10 @@ async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART
   const single = second.done && (!guard || await guard.ok('put'));
   if (single) {
     const body = first.done ? Buffer.alloc(0) : first.value;
+    const checksum = await checksumOf(body);
     if (stats) stats.count('PUT');
-    const out = await store.putObject({ ...params, ...noOverwriteParams(w), Key: key, Body: body, ContentLength: body.length, ContentMD5: md5(body) }, signal);
+    const out = await store.putObject({ ...params, ...noOverwriteParams(w), ...sent(checksum), Key: key, Body: body, ContentLength: body.length, ContentMD5: md5(body) }, signal);
+    wc.checkAnswer(algorithm, checksum, out, stats, 'PutObject');
     return { bytes: body.length, parts: 0, etag: out && out.ETag };
   }
   if (guard && !(await guard.ok('complete'))) {
@@ -38,15 +46,17 @@ async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART
   }
   if (first.done) first = { done: false, value: Buffer.alloc(0) }; // an empty stream as one empty part
   if (stats) stats.count('POST');
-  const { UploadId } = await store.createMultipartUpload({ ...params, Key: key }, signal);
+  const { UploadId } = await store.createMultipartUpload({ ...params, ...wc.createParams(algorithm), Key: key }, signal);
   const done = [];
   let bytes = 0, n = 0, failure = null;
   const inflight = new Set();
   const send = (body, PartNumber) => {
     const p = (async () => {
+      const checksum = await checksumOf(body);
       if (stats) stats.count('PUT');
-      const out = await store.uploadPart({ Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body) }, signal);
-      done.push({ PartNumber, ETag: out.ETag });
+      const out = await store.uploadPart({ Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), ...sent(checksum) }, signal);
+      wc.checkAnswer(algorithm, checksum, out, null, `part ${PartNumber}`);
+      done.push({ ...wc.partEntry(PartNumber, out.ETag, algorithm, checksum), size: body.length });
     })().catch((err) => { failure = failure || err; }).finally(() => inflight.delete(p));
     inflight.add(p);
   };
@@ -64,8 +74,11 @@ async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART
     await Promise.all(inflight);
     if (failure) throw failure;
     done.sort((a, b) => a.PartNumber - b.PartNumber);
+    const whole = algorithm ? wc.uploadChecksum(algorithm, done.map((p) => ({ checksum: p[wc.field(algorithm)], size: p.size }))) : undefined;
+    const listed = done.map(({ size, ...part }) => part);
     if (stats) stats.count('POST');
-    const out = await store.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: done }, ...noOverwriteParams(w) }, signal);
+    const out = await store.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: listed }, ...noOverwriteParams(w), ...wc.completeParams(algorithm, whole) }, signal);
+    wc.checkAnswer(algorithm, whole, out, stats, 'CompleteMultipartUpload');
     return { bytes, parts: n, etag: out && out.ETag };
   } catch (err) {
     await Promise.allSettled(inflight);

@@ -1,6 +1,7 @@
 'use strict';
-// Local file -> S3. Small files go in one PutObject with their MD5, so S3 rejects a body
-// damaged on the way; larger ones as a multipart upload of MD5-checked parts. Each body is
+// Local file -> S3. Small files go in one PutObject with their MD5 and checksum
+// (--checksum-algorithm), so S3 rejects a body damaged on the way and the stored checksum is
+// confirmed; larger ones as a multipart upload of checked parts (multipart-upload.js). Each body is
 // read once, where the request is sent (the store's request thread). A file that changes
 // while we read it is not uploaded: the object would be a mix of two versions.
 const fs = require('fs');
@@ -10,6 +11,7 @@ const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write
 const { multipartUpload } = require('./multipart-upload');
 const { choosePartSize, TRANSFER_PART } = require('./part-layout');
 const { FileChanged } = require('../stores/file-io');
+const { checkAnswer } = require('./write-checksum');
 const { ObjectError } = require('../errors');
 
 const CONTENT_TYPES = {
@@ -69,7 +71,9 @@ async function upload(job) {
 async function putWhole(job, file, params) {
   job.stats.count('PUT');
   const maxLength = job.split === 'whole' ? undefined : job.largeCopyThreshold;
-  const out = await job.dst.putObjectFromFile({ ...params, ...noOverwriteParams(job.w), Key: job.key }, { path: file, maxLength }, job.signal);
+  const checksum = job.w.checksumAlgorithm || undefined;
+  const out = await job.dst.putObjectFromFile({ ...params, ...noOverwriteParams(job.w), Key: job.key }, { path: file, maxLength, checksum }, job.signal);
+  checkAnswer(checksum, out.checksum, out, job.stats, 'PutObject');
   job.stats.bytes += out.bytes;
   return out.bytes;
 }
@@ -83,11 +87,12 @@ async function putParts(job, file, params) {
     const after = await fs.promises.stat(file);
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new FileChanged('changed while it was being read');
   };
+  const algorithm = job.w.checksumAlgorithm || undefined;
   return multipartUpload(job, before.size, params, partSize, async ({ UploadId, PartNumber, range: [start, end], signal }) => {
     const out = await job.dst.putObjectFromFile({ Key: job.key, UploadId, PartNumber, RequestPayer: params.RequestPayer },
-      { path: file, position: start, length: end - start + 1, expect }, signal);
-    return out.ETag;
-  }, unchanged);
+      { path: file, position: start, length: end - start + 1, expect, checksum: algorithm }, signal);
+    return algorithm ? { ETag: out.ETag, checksum: out.checksum, answer: out } : out.ETag;
+  }, { beforeComplete: unchanged, algorithm });
 }
 
 module.exports = { upload, contentTypeFor };

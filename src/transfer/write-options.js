@@ -1,7 +1,10 @@
 'use strict';
 // Write options shared by every way of writing an object (CopyObject, multipart, PutObject):
-// ACL, storage class, content headers, metadata, tagging, SSE, requester pays.
+// ACL, storage class, content headers, metadata, tagging, SSE, requester pays, and the
+// checksum uploads send (checksumAlgorithm: null for none).
 const { UsageError } = require('../errors');
+const { option } = require('../options');
+const { ALGORITHMS } = require('./write-checksum');
 
 const CONTENT_FIELDS = [
   ['cacheControl', 'CacheControl'],
@@ -57,6 +60,9 @@ function normalizeWriteOptions(o = {}) {
     w.SSEKMSKeyId = o.sseKmsKeyId;
   }
   if (o.noOverwrite) w.noOverwrite = true;
+  const checksum = o.checksumAlgorithm === false ? 'NONE' : String(option(o, 'checksumAlgorithm')).toUpperCase();
+  if (checksum !== 'NONE' && !ALGORITHMS.includes(checksum)) throw new UsageError(`--checksum-algorithm must be one of ${ALGORITHMS.join(', ')} or none, not ${JSON.stringify(String(o.checksumAlgorithm))}`);
+  w.checksumAlgorithm = checksum === 'NONE' ? null : checksum;
   if (o.requestPayer !== undefined) {
     if (o.requestPayer !== 'requester') throw new UsageError('--request-payer must be "requester"');
     w.RequestPayer = 'requester';

@@ -1,6 +1,6 @@
 'use strict';
 const { parseListObjectsV2, parseListColumns, pageFromColumns, PageError } = require('../../src/stores/list-parser');
-const { Signer, uriEncode } = require('../../src/stores/sigv4');
+const { Signer, signLater, uriEncode } = require('../../src/stores/sigv4');
 
 const page = (contents, tail = '<IsTruncated>false</IsTruncated>') => `<?xml version="1.0" encoding="UTF-8"?>
 <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix></Prefix><KeyCount>2</KeyCount><MaxKeys>1000</MaxKeys><EncodingType>url</EncodingType>${tail}${contents}</ListBucketResult>`;
@@ -115,6 +115,22 @@ test('SigV4: the documented example signature (GET object, AWS SigV4 test values
   expect(out.headers.authorization).toBe('AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, ' +
     'SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41');
   expect(uriEncode("a b+c/d*(!)'é", true)).toBe('a%20b%2Bc/d%2A%28%21%29%27%C3%A9');
+});
+
+test('SigV4 deferred: a header added later (a checksum read elsewhere) signs as if it had been there from the start', () => {
+  const args = {
+    method: 'PUT', host: 'examplebucket.s3.amazonaws.com', path: '/k é', query: [['partNumber', '2'], ['uploadId', 'u']],
+    credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', sessionToken: 't' },
+    region: 'eu-west-1', now: new Date('2026-11-27T10:00:00Z'), payloadHash: 'UNSIGNED-PAYLOAD',
+  };
+  const whole = new Signer('s3').sign({ ...args, headers: { 'x-amz-checksum-crc64nvme': 'HZmeJm31aCo=' } });
+  const later = new Signer('s3').sign({ ...args, deferred: true });
+  expect(later.headers.authorization).toBeUndefined();
+  expect(JSON.stringify(later.deferred)).not.toContain(args.credentials.secretAccessKey);
+  const headers = signLater(structuredClone(later.deferred), { 'x-amz-checksum-crc64nvme': 'HZmeJm31aCo=' });
+  expect(headers).toEqual(whole.headers);
+  expect(later.path).toBe(whole.path);
+  expect(signLater(later.deferred, {}, true).authorization).toBeUndefined();
 });
 
 // The parser reads S3's field order in one pass; every other layout must parse the same.

@@ -1,0 +1,65 @@
+'use strict';
+// The checksum every upload carries (--checksum-algorithm, CRC64NVME by default): each
+// PutObject and UploadPart sends its body's checksum, which S3 checks on receipt; a multipart
+// upload is created for a full-object checksum (ChecksumType FULL_OBJECT for the CRCs, whose
+// part checksums combine into the whole object's: stores/crc-combine.js; COMPOSITE for SHA-1
+// and SHA-256, a checksum of the parts' checksums) and completed with the value computed
+// here. The value the server answers with is checked against ours: a store that kept other
+// bytes than were sent fails the object. A server that answers with no checksum is counted
+// (stats.checksumsUnconfirmed): the bytes then rest on Content-MD5 alone.
+const crypto = require('crypto');
+const { combineParts, canCombine } = require('../stores/crc-combine');
+const { ObjectError } = require('../errors');
+
+const ALGORITHMS = ['CRC64NVME', 'CRC32', 'CRC32C', 'SHA256', 'SHA1'];
+
+const field = (algorithm) => `Checksum${algorithm}`;
+
+/** CreateMultipartUpload parameters for an upload completed with a checksum of algorithm. */
+function createParams(algorithm) {
+  if (!algorithm) return {};
+  return { ChecksumAlgorithm: algorithm, ChecksumType: canCombine(algorithm) ? 'FULL_OBJECT' : 'COMPOSITE' };
+}
+
+/** A part as CompleteMultipartUpload lists it, with its checksum where it has one. */
+function partEntry(PartNumber, ETag, algorithm, checksum) {
+  return algorithm && checksum ? { PartNumber, ETag, [field(algorithm)]: checksum } : { PartNumber, ETag };
+}
+
+/**
+ * The whole object's checksum from its parts' [{checksum, size}] in order: the full-object
+ * CRC, or the composite "digest of the digests-N" of SHA-1 and SHA-256.
+ */
+function uploadChecksum(algorithm, parts) {
+  if (canCombine(algorithm)) return combineParts(algorithm, parts);
+  const h = crypto.createHash(algorithm === 'SHA256' ? 'sha256' : 'sha1');
+  for (const p of parts) h.update(Buffer.from(p.checksum, 'base64'));
+  return `${h.digest('base64')}-${parts.length}`;
+}
+
+/** CompleteMultipartUpload parameters that send the whole object's checksum. */
+function completeParams(algorithm, value) {
+  if (!algorithm) return {};
+  // A composite value is the server's to compute; it is checked in the answer.
+  return canCombine(algorithm) ? { [field(algorithm)]: value, ChecksumType: 'FULL_OBJECT' } : {};
+}
+
+/**
+ * Checks what the server answered (an SDK-shaped output) against the value computed here:
+ * throws for a different value; with stats (an object's last write, not a part's), counts
+ * the object confirmed or not. what: the request, for the message.
+ */
+function checkAnswer(algorithm, sent, answer, stats, what) {
+  if (!algorithm) return;
+  const got = answer && answer[field(algorithm)];
+  if (!got) {
+    if (stats) stats.checksumsUnconfirmed++;
+    return;
+  }
+  // A composite value may come with or without its "-N".
+  const same = got === sent || (!canCombine(algorithm) && got.replace(/-\d+$/, '') === sent.replace(/-\d+$/, ''));
+  if (!same) throw new ObjectError('failed', `${what}: the server stored ${algorithm} ${got} where the bytes sent have ${sent}`);
+  if (stats) stats.checksumsConfirmed++;
+}
+
+module.exports = { ALGORITHMS, field, createParams, partEntry, uploadChecksum, completeParams, checkAnswer };
