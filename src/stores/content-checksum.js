@@ -34,10 +34,15 @@ function nodeHash(name) {
 /** Whether streamChecksum computes this algorithm. */
 const canCompute = (algorithm) => Object.prototype.hasOwnProperty.call(MAKERS, algorithm);
 
+/** A running checksum: update(buffer) as bytes come, in order; await digest() -> Buffer. */
+function newChecksum(algorithm) {
+  if (!canCompute(algorithm)) throw new Error(`no implementation of ${algorithm}`);
+  return MAKERS[algorithm]();
+}
+
 /** The checksum of a stream's bytes (chunks of Buffers), base64, as S3 prints it. */
 async function streamChecksum(stream, algorithm) {
-  if (!canCompute(algorithm)) throw new Error(`no implementation of ${algorithm}`);
-  const h = MAKERS[algorithm]();
+  const h = newChecksum(algorithm);
   for await (const chunk of stream) h.update(chunk);
   return (await h.digest()).toString('base64');
 }
@@ -48,4 +53,4 @@ const bufferChecksum = (buf, algorithm) => streamChecksum([buf], algorithm);
 /** The request header that carries a checksum of this algorithm (x-amz-checksum-crc64nvme). */
 const checksumHeader = (algorithm) => `x-amz-checksum-${algorithm.toLowerCase()}`;
 
-module.exports = { streamChecksum, bufferChecksum, checksumHeader, canCompute };
+module.exports = { streamChecksum, bufferChecksum, newChecksum, checksumHeader, canCompute };

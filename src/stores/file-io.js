@@ -8,8 +8,10 @@ const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
 const { promisify } = require('util');
-const { bufferChecksum, checksumHeader } = require('./content-checksum');
+const { bufferChecksum, newChecksum, checksumHeader, canCompute } = require('./content-checksum');
+const { fullChecksumOfHeaders } = require('./stored-checksum');
 const { signLater } = require('./sigv4');
+const { headerMap } = require('./http-pool');
 
 class FileChanged extends Error {}
 
@@ -124,10 +126,12 @@ async function fetchWithFile(pool, request, track) {
   }
   if (file && file.write) {
     const out = await openFileSink(file.write);
+    const check = file.write.checksum ? receivedChecksum(file.write.checksum, out.sink) : null;
     try {
-      const res = await pool.fetch({ ...request, file: undefined, sink: out.sink }, track);
+      const res = await pool.fetch({ ...request, file: undefined, sink: check ? check.sink : out.sink }, check ? check.track(track) : track);
+      const checksum = check ? await check.verify() : undefined;
       out.finish(res.bytes);
-      return res;
+      return { ...res, checksum };
     } catch (err) {
       out.abort();
       throw err;
@@ -136,4 +140,44 @@ async function fetchWithFile(pool, request, track) {
   return pool.fetch(request, track);
 }
 
-module.exports = { readFilePart, openFileSink, fetchWithFile, FileChanged };
+class ChecksumMismatch extends Error {
+  constructor(message) { super(message); this.code = 'ChecksumMismatch'; }
+}
+
+/**
+ * The checksum of a GET's body, taken as it goes to the file. how: 'stored' (a whole object:
+ * the answer's own full-object checksum, whichever algorithm it is in, is checked before the
+ * file gets its name) or an algorithm (a range: its checksum is handed back, for the caller to
+ * combine with the other ranges'). verify() resolves to the value computed (base64), or
+ * undefined where the answer had no checksum to check against; a different value throws
+ * ChecksumMismatch.
+ */
+function receivedChecksum(how, sink) {
+  let call = null, hash, stored = null;
+  const start = () => {
+    if (how !== 'stored') hash = newChecksum(how);
+    else {
+      let c = call;
+      while (c && c.retry) c = c.retry; // sent again on a fresh socket: its answer is the one
+      stored = c && c.headText ? fullChecksumOfHeaders(headerMap(c.headText)) : null;
+      hash = stored && canCompute(stored.algorithm) ? newChecksum(stored.algorithm) : null;
+    }
+  };
+  return {
+    track: (track) => (c) => { call = c; if (track) track(c); },
+    sink(chunk, offset) {
+      if (hash === undefined) start();
+      if (hash) hash.update(chunk);
+      sink(chunk, offset);
+    },
+    async verify() {
+      if (hash === undefined) start(); // an empty body
+      if (!hash) return undefined;
+      const value = (await hash.digest()).toString('base64');
+      if (stored && value !== stored.value) throw new ChecksumMismatch(`the bytes received have ${stored.algorithm} ${value} where the object's stored checksum is ${stored.value}`);
+      return value;
+    },
+  };
+}
+
+module.exports = { readFilePart, openFileSink, fetchWithFile, FileChanged, ChecksumMismatch };

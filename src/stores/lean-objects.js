@@ -192,12 +192,14 @@ class LeanObjects {
   }
 
   // An object (or a range of it) written to a file as it arrives (spec of file-io.js fileSink).
+  // With file.checksum, the bytes are checked or hashed as they are written (file-io.js).
   async getToFile(p, file, signal) {
     const h = this._payer(p);
     if (p.IfMatch) h['if-match'] = p.IfMatch;
     if (p.Range) h.range = p.Range;
+    if (p.ChecksumMode) h['x-amz-checksum-mode'] = p.ChecksumMode;
     const res = await this.lean.request('GET', p.Key, versionQuery(p), checked(h), { signal, file: { write: file } });
-    return { ...objectOutput(res.headers), bytes: res.bytes };
+    return { ...objectOutput(res.headers), bytes: res.bytes, checksum: res.checksum };
   }
 
   // A small object read whole: its output fields and its bytes.

@@ -19,8 +19,9 @@ const ABORT_TIMEOUT_MS = 30000;
 const { LeanRequests, FallBack } = require('./lean-requests');
 const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
-const { readFilePart, openFileSink } = require('./file-io');
-const { bufferChecksum } = require('./content-checksum');
+const { readFilePart, openFileSink, ChecksumMismatch } = require('./file-io');
+const { bufferChecksum, newChecksum, canCompute } = require('./content-checksum');
+const { storedChecksums } = require('./stored-checksum');
 const { parseListObjectVersions } = require('./version-parser');
 const { leanTagging } = require('./lean-tagging');
 const { probeConditionalDeletes, probeConditionalWrite } = require('./conditional-probe');
@@ -317,8 +318,11 @@ class S3Store {
 
   /**
    * An object, or a range of it, written to a file as it arrives (file-io.js fileSink spec:
-   * {fd, position} or {tmp, final, mtime}, and length, the bytes expected). Resolves to
-   * GetObject's output fields with bytes.
+   * {fd, position} or {tmp, final, mtime}, and length, the bytes expected; checksum: 'stored'
+   * checks a whole object's bytes against the answer's full-object checksum before the file
+   * gets its name, an algorithm hashes a range's). Resolves to GetObject's output fields with
+   * bytes and checksum (the value computed; undefined where nothing was checked). A mismatch
+   * throws ChecksumMismatch and leaves no file.
    */
   async getObjectToFile(params, file, signal) {
     if (this.leanObjects && !params.Bucket) {
@@ -330,16 +334,25 @@ class S3Store {
     }
     const out = await this._send(GetObjectCommand, params, signal);
     const sink = await openFileSink(file);
-    let bytes = 0;
+    // As file-io.js's receivedChecksum does on the lean path.
+    const want = file.checksum === 'stored' ? storedChecksums(out).find((c) => c.full && canCompute(c.algorithm)) : null;
+    const hash = want ? newChecksum(want.algorithm) : file.checksum && file.checksum !== 'stored' ? newChecksum(file.checksum) : null;
+    let bytes = 0, checksum;
     try {
-      for await (const chunk of out.Body) { sink.sink(chunk, bytes); bytes += chunk.length; }
+      for await (const chunk of out.Body) {
+        if (hash) hash.update(chunk);
+        sink.sink(chunk, bytes);
+        bytes += chunk.length;
+      }
+      if (hash) checksum = (await hash.digest()).toString('base64');
+      if (want && checksum !== want.value) throw new ChecksumMismatch(`the bytes received have ${want.algorithm} ${checksum} where the object's stored checksum is ${want.value}`);
       sink.finish(bytes);
     } catch (err) {
       if (out.Body.destroy) out.Body.destroy();
       sink.abort();
       throw err;
     }
-    return { ...out, Body: undefined, bytes };
+    return { ...out, Body: undefined, bytes, checksum };
   }
 
   createMultipartUpload(params, signal) { return this._leanOr('createMultipartUpload', CreateMultipartUploadCommand, params, signal); }

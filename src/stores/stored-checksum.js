@@ -33,4 +33,14 @@ function checksumVerdict(headA, headB) {
   return null;
 }
 
-module.exports = { storedChecksums, checksumVerdict, CHECKSUMS };
+/**
+ * The full-object checksum an answer's headers (lower-case names: a GET or HEAD with checksum
+ * mode on) carry, {algorithm, value}, or null: what the bytes received are checked against.
+ */
+function fullChecksumOfHeaders(h) {
+  const head = { ChecksumType: h['x-amz-checksum-type'] };
+  for (const [field, algorithm] of CHECKSUMS) head[field] = h[`x-amz-checksum-${algorithm.toLowerCase()}`];
+  return storedChecksums(head).find((c) => c.full) || null;
+}
+
+module.exports = { storedChecksums, checksumVerdict, fullChecksumOfHeaders, CHECKSUMS };

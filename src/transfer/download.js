@@ -7,18 +7,33 @@
 // parallel ranged GETs, each written to the file at its offset. In a journaled run the temp
 // file's folder is in the journal before the file exists: a run killed with it open leaves it
 // for the resume to remove (stores/temp-files.js).
+//
+// Every download is checked against the object's stored full-object checksum where it has
+// one: a whole GET (checksum mode on) hashes the bytes as they are written, in the algorithm
+// its answer names, and the file gets its name only if they match; a ranged download hashes
+// each range and combines them (stores/crc-combine.js) into the value a HEAD gave. A mismatch
+// fails the object and leaves no file. Objects with no full-object checksum (none stored, or
+// a composite one) are counted unchecked (stats.checksumsUnconfirmed).
 const fs = require('fs');
 const path = require('path');
 const { localPath, jobTempPath } = require('../stores/local-paths');
 const { choosePartSize, partRanges, TRANSFER_PART } = require('./part-layout');
 const { runParts } = require('./parallel-parts');
+const { storedChecksums } = require('../stores/stored-checksum');
+const { combineParts, canCombine } = require('../stores/crc-combine');
+const { ObjectError } = require('../errors');
 
 async function download(job) {
   const { item, dst, key } = job;
   const target = localPath(dst.root, key);
   const tmp = await jobTempPath(job, target);
-  const bytes = item.Size > job.largeCopyThreshold ? await getRanges(job, target, tmp) : await getWhole(job, target, tmp);
-  return { status: 'copied', bytes };
+  try {
+    const bytes = item.Size > job.largeCopyThreshold ? await getRanges(job, target, tmp) : await getWhole(job, target, tmp);
+    return { status: 'copied', bytes };
+  } catch (err) {
+    if (err && err.code === 'ChecksumMismatch') throw new ObjectError('failed', `${err.message}: not written`);
+    throw err;
+  }
 }
 
 // Every GET names the listed version (a version listing's, --as-of) and ETag (If-Match): a
@@ -26,14 +41,29 @@ async function download(job) {
 function get(job, range, file, signal) {
   const { item, stats } = job;
   stats.count('GET');
-  return job.src.getObjectToFile({ Key: item.Key, VersionId: item.VersionId, Range: range, IfMatch: item.ETag || undefined }, file, signal);
+  return job.src.getObjectToFile({ Key: item.Key, VersionId: item.VersionId, Range: range, IfMatch: item.ETag || undefined, ChecksumMode: 'ENABLED' }, file, signal);
+}
+
+function counted(stats, checked) {
+  if (checked) stats.checksumsConfirmed++;
+  else stats.checksumsUnconfirmed++;
 }
 
 async function getWhole(job, target, tmp) {
   const { item } = job;
-  const out = await get(job, undefined, { tmp, final: target, mtime: item.LastModified ? item.LastModified.getTime() : undefined, length: item.Size }, job.signal);
+  const out = await get(job, undefined, { tmp, final: target, mtime: item.LastModified ? item.LastModified.getTime() : undefined, length: item.Size, checksum: 'stored' }, job.signal);
+  counted(job.stats, out.checksum !== undefined);
   job.stats.bytes += out.bytes;
   return out.bytes;
+}
+
+// The stored full-object checksum a ranged download is checked against, where its ranges'
+// checksums can be combined into one (a CRC); null where there is none.
+async function storedForRanges(job) {
+  const { item, stats, signal } = job;
+  stats.count('HEAD');
+  const head = await job.src.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: item.ETag || undefined, ChecksumMode: 'ENABLED' }, signal);
+  return storedChecksums(head).find((c) => c.full && canCombine(c.algorithm)) || null;
 }
 
 async function getRanges(job, target, tmp) {
@@ -41,12 +71,19 @@ async function getRanges(job, target, tmp) {
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
   await (await fs.promises.open(tmp, 'wx')).close();
   try {
+    const want = await storedForRanges(job);
     const ranges = partRanges(item.Size, choosePartSize(item.Size, job.partSize, TRANSFER_PART));
-    await runParts(ranges.length, job.partConcurrency, job.signal, async (i, signal) => {
+    const sums = await runParts(ranges.length, job.partConcurrency, job.signal, async (i, signal) => {
       const [start, end] = ranges[i];
-      const out = await get(job, `bytes=${start}-${end}`, { path: tmp, position: start, length: end - start + 1 }, signal);
+      const out = await get(job, `bytes=${start}-${end}`, { path: tmp, position: start, length: end - start + 1, checksum: want ? want.algorithm : undefined }, signal);
       job.stats.bytes += out.bytes;
+      return { checksum: out.checksum, size: end - start + 1 };
     });
+    if (want) {
+      const got = combineParts(want.algorithm, sums);
+      if (got !== want.value) throw new ObjectError('failed', `the bytes received have ${want.algorithm} ${got} where the object's stored checksum is ${want.value}: not written`);
+    }
+    counted(job.stats, Boolean(want));
     if (item.LastModified) await fs.promises.utimes(tmp, new Date(), item.LastModified);
     await fs.promises.rename(tmp, target);
     return item.Size;

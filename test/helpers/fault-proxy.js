@@ -20,6 +20,10 @@
 // x-amz-copy-source, forever, and are never forwarded; refuseRequest(info) refuses any
 // request it returns true for (a bucket's list requests after the first N, say).
 //
+// alterBody(info) => true forwards a 2xx answer with one byte of its body changed (the middle
+// one; headers, length and status as the server sent them): bytes damaged in flight, which
+// only a checksum of the body finds.
+//
 // onRequest listeners see every request before it is answered; one that returns a promise
 // holds the request until the promise settles (to change the bucket between two requests of
 // a run: rewrite an object before the delete that follows its listing is forwarded).
@@ -117,6 +121,7 @@ function checkRates(rates) {
  * @param o.refuseKey      (key, req) => boolean: refuse every request naming this key
  * @param o.refuse         {keys: [...], status: 403 (default) or 500..., code: 'AccessDenied' (default)}
  * @param o.refuseRequest  (info) => boolean: refuse this request (info as onRequest's), with refuse's status and code
+ * @param o.alterBody      (info) => boolean: change one byte of this request's 2xx answer body
  * @param o.faultTypes     request types (of TYPES) the rates apply to (default: all)
  * @param o.seed           PRNG seed (default 1)
  * @param o.maxFaultsPerInvocation  cap on slowDown/internalError/reset/truncate per SDK
@@ -143,7 +148,7 @@ async function startFaultProxy(o = {}) {
   const counters = {
     requests: 0,
     byType: Object.fromEntries(TYPES.map((t) => [t, 0])),
-    injected: { slowDown: 0, internalError: 0, reset: 0, slow: 0, truncate: 0, refused: 0 },
+    injected: { slowDown: 0, internalError: 0, reset: 0, slow: 0, truncate: 0, refused: 0, altered: 0 },
     forwarded: 0,
     upstreamErrors: 0,
   };
@@ -181,7 +186,7 @@ async function startFaultProxy(o = {}) {
     else { req.on('end', drainThenSend); req.on('error', () => {}); req.resume(); }
   };
 
-  const forward = (req, res, { truncate }) => {
+  const forward = (req, res, { truncate, alter }) => {
     counters.forwarded++;
     const headers = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
@@ -217,6 +222,20 @@ async function startFaultProxy(o = {}) {
         });
         ures.on('end', () => { if (!cut) res.destroy(); });
         ures.on('error', () => { if (!cut) res.destroy(); });
+        return;
+      }
+      if (alter && !bodyless && ures.statusCode < 300) {
+        counters.injected.altered++;
+        res.writeHead(ures.statusCode, ures.statusMessage, rh);
+        const at = len !== null ? Math.floor(len / 2) : 0;
+        let seen = 0;
+        ures.on('data', (chunk) => {
+          if (at >= seen && at < seen + chunk.length) { chunk = Buffer.from(chunk); chunk[at - seen] ^= 0x5a; }
+          seen += chunk.length;
+          res.write(chunk);
+        });
+        ures.on('end', () => res.end());
+        ures.on('error', () => res.destroy());
         return;
       }
       res.writeHead(ures.statusCode, ures.statusMessage, rh);
@@ -272,13 +291,13 @@ async function startFaultProxy(o = {}) {
     if (held.length) {
       // The request body waits in the socket meanwhile (paused), then goes on as it would have.
       req.pause();
-      Promise.allSettled(held).then(() => { if (!res.destroyed && !req.socket.destroyed) answer(fault, req, res); });
+      Promise.allSettled(held).then(() => { if (!res.destroyed && !req.socket.destroyed) answer(fault, req, res, info); });
       return undefined;
     }
-    return answer(fault, req, res);
+    return answer(fault, req, res, info);
   };
 
-  const answer = (fault, req, res) => {
+  const answer = (fault, req, res, info) => {
     switch (fault) {
       case 'refused':
         counters.injected.refused++;
@@ -302,7 +321,7 @@ async function startFaultProxy(o = {}) {
       case 'truncate':
         return forward(req, res, { truncate: true }); // counted when the body is really cut
       default:
-        return forward(req, res, { truncate: false });
+        return forward(req, res, { truncate: false, alter: Boolean(o.alterBody && o.alterBody(info)) });
     }
   };
 

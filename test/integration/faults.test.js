@@ -134,7 +134,7 @@ describe('cp', () => {
     const dst = await createBucket(uniqueBucket('faults-cp-clean'));
     const r = await timedRun('cp clean', proxy, ['cp', `s3://${src}`, `s3://${dst}`, ...COPY_OPTS]);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(r.seen.injected).toEqual({ slowDown: 0, internalError: 0, reset: 0, slow: 0, truncate: 0, refused: 0 });
+    expect(r.seen.injected).toEqual({ slowDown: 0, internalError: 0, reset: 0, slow: 0, truncate: 0, refused: 0, altered: 0 });
     await expectIdentical(dst);
   }, 120000);
 

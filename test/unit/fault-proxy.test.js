@@ -155,7 +155,7 @@ describe('pass-through', () => {
       const s = proxy.stats();
       expect(s.requests).toBe(7);
       expect(s.byType).toMatchObject({ GET: 1, PUT: 1, HEAD: 1, DELETE: 1, COPY: 1, LIST: 1, POST: 1 });
-      expect(s.injected).toEqual({ slowDown: 0, internalError: 0, reset: 0, slow: 0, truncate: 0, refused: 0 });
+      expect(s.injected).toEqual({ slowDown: 0, internalError: 0, reset: 0, slow: 0, truncate: 0, refused: 0, altered: 0 });
       expect(upstream.seen).toHaveLength(7);
     } finally {
       await proxy.close();
