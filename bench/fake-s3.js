@@ -945,6 +945,15 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     if (ctx.latency > 0) setTimeout(go, ctx.latency); else go();
   }
 
+  // A body's x-amz-checksum-* header, echoed in the answer as S3 does once it has checked it.
+  // The fake trusts it (it verifies Content-MD5 only): its CPU is not what the benchmark
+  // measures, and a client's checksum code is checked against real servers in the tests.
+  function checksumEcho(req) {
+    const out = {};
+    for (const a of ['crc64nvme', 'crc32', 'crc32c', 'sha256', 'sha1']) if (req.headers[`x-amz-checksum-${a}`]) out[`x-amz-checksum-${a}`] = req.headers[`x-amz-checksum-${a}`];
+    return out;
+  }
+
   async function putObject(ctx, b, ik) {
     const { req } = ctx;
     const inm = req.headers['if-none-match'];
@@ -953,7 +962,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     if (cm && Buffer.from(cm, 'base64').toString('hex') !== md5) throw new S3Error(400, 'BadDigest', 'The Content-MD5 you specified did not match what we received.');
     if (inm === '*' && b.get(ik)) throw new S3Error(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-None-Match' });
     b.put(ik, size, md5, Date.now(), storageClass(req));
-    send(ctx, 200, { etag: `"${md5}"` }, null);
+    send(ctx, 200, { etag: `"${md5}"`, ...checksumEcho(req) }, null);
   }
 
   function storageClass(req) {
@@ -1030,7 +1039,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     }
     const { size, md5 } = await hashBody(req);
     u.parts.set(n, { size, etag: md5 });
-    send(ctx, 200, { etag: `"${md5}"` }, null);
+    send(ctx, 200, { etag: `"${md5}"`, ...checksumEcho(req) }, null);
   }
 
   async function completeUpload(ctx, b, q, ik, key) {
@@ -1056,7 +1065,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     b.uploads.delete(q.get('uploadId'));
     b.put(ik, size, etag, Date.now(), u.cls, parts.map((p) => p.size));
     const loc = `http://${ctx.req.headers.host}/${b.name}/${encodeURIComponent(key).replace(/%2F/g, '/')}`;
-    sendXml(ctx, `<CompleteMultipartUploadResult xmlns="${XMLNS}"><Location>${xmlEsc(loc)}</Location><Bucket>${b.name}</Bucket><Key>${xmlEsc(key)}</Key><ETag>&quot;${etag}&quot;</ETag></CompleteMultipartUploadResult>`);
+    sendXml(ctx, `<CompleteMultipartUploadResult xmlns="${XMLNS}"><Location>${xmlEsc(loc)}</Location><Bucket>${b.name}</Bucket><Key>${xmlEsc(key)}</Key><ETag>&quot;${etag}&quot;</ETag>${Object.entries(checksumEcho(ctx.req)).map(([h, v]) => { const t = `Checksum${h.slice(15).toUpperCase()}`; return `<${t}>${xmlEsc(v)}</${t}>`; }).join('')}</CompleteMultipartUploadResult>`);
   }
 
   function listParts(ctx, b, q, key) {

@@ -22,7 +22,8 @@ async function main() {
   const size = Number(sizeArg || (large ? 256 * MiB : 0));
   const fake = await spawnFakeS3({ listLatencyMs: 100, otherLatencyMs: Number(latArg || 30) });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-probe-'));
-  const conn = { endpointUrl: fake.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, journal: false };
+  // CHECKSUM=none|CRC32|...: the checksum uploads send (default CRC64NVME).
+  const conn = { endpointUrl: fake.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, journal: false, ...(process.env.CHECKSUM ? { checksumAlgorithm: process.env.CHECKSUM } : {}) };
   let peak = 0;
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 50);
   try {

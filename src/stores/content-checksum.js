@@ -5,25 +5,26 @@
 //
 // Implementations chosen by measurement on this 2-core machine (GiB/s of one core, 64 MiB
 // in 1 MiB chunks): CRC32 with zlib.crc32 (native, 4.1); SHA-256 and SHA-1 with node:crypto
-// (native, 1.6); CRC64NVME and CRC32C with the SDK's own @aws-sdk/checksums (the CRT's
-// native code where the application loaded it, else JavaScript: 0.3-0.4). Those two are
-// bound by the hash, not the disk; see the README.
+// (native, 1.6); CRC64NVME and CRC32C in WebAssembly (crc-wasm.js, 1.0-1.4; the SDK's
+// JavaScript does 0.3-0.4). Uploads and downloads hash every byte with these, where the
+// request is sent (the request thread).
 const crypto = require('crypto');
 const zlib = require('zlib');
-const { Crc64Nvme, Crc32c } = require('@aws-sdk/checksums/crc');
+const { WasmCrc } = require('./crc-wasm');
 
 const int32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32BE(v >>> 0); return b; };
 
 const MAKERS = {
-  CRC64NVME: () => sdkHash(new Crc64Nvme()),
-  CRC32C: () => sdkHash(new Crc32c()),
+  CRC64NVME: () => wasmHash('CRC64NVME'),
+  CRC32C: () => wasmHash('CRC32C'),
   CRC32: () => { let c = 0; return { update: (b) => { c = zlib.crc32(b, c); }, digest: async () => int32(c) }; },
   SHA256: () => nodeHash('sha256'),
   SHA1: () => nodeHash('sha1'),
 };
 
-function sdkHash(h) {
-  return { update: (b) => h.update(b), digest: async () => Buffer.from(await h.digest()) };
+function wasmHash(algorithm) {
+  const h = new WasmCrc(algorithm);
+  return { update: (b) => h.update(b), digest: async () => h.digest() };
 }
 
 function nodeHash(name) {

@@ -66,14 +66,27 @@ async function upload(job) {
   }
 }
 
+// A body is sent with its MD5 (Content-MD5) until the target has answered a checksum it was
+// sent with the same value: a server that knows checksums checks them on receipt (BadDigest
+// otherwise), and the MD5 would cost more CPU than the CRC (some 1.5 s per GiB).
+function skipMd5(job) {
+  return Boolean(job.w.checksumAlgorithm && job.dst.checksumsEchoed);
+}
+
+function learnChecksums(job, out) {
+  const algorithm = job.w.checksumAlgorithm;
+  if (algorithm && out.checksum && out[`Checksum${algorithm}`] === out.checksum) job.dst.checksumsEchoed = true;
+}
+
 // One PutObject, its body read where the request is sent; a file that has grown past the
 // threshold since it was listed is not read whole: as changed, it is listed once more.
 async function putWhole(job, file, params) {
   job.stats.count('PUT');
   const maxLength = job.split === 'whole' ? undefined : job.largeCopyThreshold;
   const checksum = job.w.checksumAlgorithm || undefined;
-  const out = await job.dst.putObjectFromFile({ ...params, ...noOverwriteParams(job.w), Key: job.key }, { path: file, maxLength, checksum }, job.signal);
+  const out = await job.dst.putObjectFromFile({ ...params, ...noOverwriteParams(job.w), Key: job.key }, { path: file, maxLength, checksum, noMd5: skipMd5(job) }, job.signal);
   checkAnswer(checksum, out.checksum, out, job.stats, 'PutObject');
+  learnChecksums(job, out);
   job.stats.bytes += out.bytes;
   return out.bytes;
 }
@@ -90,7 +103,8 @@ async function putParts(job, file, params) {
   const algorithm = job.w.checksumAlgorithm || undefined;
   return multipartUpload(job, before.size, params, partSize, async ({ UploadId, PartNumber, range: [start, end], signal }) => {
     const out = await job.dst.putObjectFromFile({ Key: job.key, UploadId, PartNumber, RequestPayer: params.RequestPayer },
-      { path: file, position: start, length: end - start + 1, expect, checksum: algorithm }, signal);
+      { path: file, position: start, length: end - start + 1, expect, checksum: algorithm, noMd5: skipMd5(job) }, signal);
+    learnChecksums(job, out);
     return algorithm ? { ETag: out.ETag, checksum: out.checksum, answer: out } : out.ETag;
   }, { beforeComplete: unchanged, algorithm });
 }
