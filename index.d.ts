@@ -84,6 +84,13 @@ export interface RequestStatsJSON {
   budgetHeld: number;
   /** Probe objects of other s3blitz runs (`.s3blitz-probe-<16 hex>`) the listing left out; absent when none. */
   probesSkipped?: number;
+  /**
+   * Objects uploaded or downloaded whose stored checksum was confirmed (the server's answer
+   * equalled the value computed here), and those with none to confirm against; both absent
+   * when no transfer checked one.
+   */
+  checksumsConfirmed?: number;
+  checksumsUnconfirmed?: number;
   meanInflight: number;
   maxInflight: number;
   listRechecks: number;
@@ -268,6 +275,12 @@ export interface WriteOptions {
    * S3 targets only.
    */
   noOverwrite?: boolean;
+  /**
+   * The checksum every upload (from files and streams) sends and has confirmed: default
+   * CRC64NVME, or 'none' (or false) for servers that reject x-amz-checksum-* headers.
+   * Case does not matter.
+   */
+  checksumAlgorithm?: 'CRC64NVME' | 'CRC32' | 'CRC32C' | 'SHA256' | 'SHA1' | 'none' | false | string;
 }
 
 export interface RunOptions {

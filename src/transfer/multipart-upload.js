@@ -54,7 +54,7 @@ async function multipartUpload(job, size, params, partSize, sendPart, { beforeCo
     const whole = algorithm ? wc.uploadChecksum(algorithm, parts.map((p, i) => ({ checksum: p[wc.field(algorithm)], size: ranges[i][1] - ranges[i][0] + 1 }))) : undefined;
     stats.count('POST');
     const done = await dst.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: parts }, RequestPayer, ...noOverwriteParams(job.w), ...wc.completeParams(algorithm, whole) }, signal);
-    wc.checkAnswer(algorithm, whole, done, stats, 'CompleteMultipartUpload');
+    await wc.confirmCompleted(algorithm, whole, done, { store: dst, key, stats, signal });
     return size;
   } catch (err) {
     // Best effort: its failure is not the object's failure; the journal (onUpload) knows

@@ -78,7 +78,7 @@ async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART
     const listed = done.map(({ size, ...part }) => part);
     if (stats) stats.count('POST');
     const out = await store.completeMultipartUpload({ Key: key, UploadId, MultipartUpload: { Parts: listed }, ...noOverwriteParams(w), ...wc.completeParams(algorithm, whole) }, signal);
-    wc.checkAnswer(algorithm, whole, out, stats, 'CompleteMultipartUpload');
+    await wc.confirmCompleted(algorithm, whole, out, { store, key, stats, signal });
     return { bytes, parts: n, etag: out && out.ETag };
   } catch (err) {
     await Promise.allSettled(inflight);

@@ -62,4 +62,23 @@ function checkAnswer(algorithm, sent, answer, stats, what) {
   if (stats) stats.checksumsConfirmed++;
 }
 
-module.exports = { ALGORITHMS, field, createParams, partEntry, uploadChecksum, completeParams, checkAnswer };
+/**
+ * Confirms a completed multipart upload's checksum: by CompleteMultipartUpload's answer, or,
+ * where that carries none (moto, which then stores a CRC32 labelled as the algorithm asked
+ * for), by a HeadObject of what was completed (checksum mode on, If-Match its ETag). A
+ * stored value that differs fails the object: it is written, but with a checksum every
+ * later check of it would trip on.
+ */
+async function confirmCompleted(algorithm, whole, done, { store, key, stats, signal }) {
+  if (!algorithm) return;
+  if (done && done[field(algorithm)]) { checkAnswer(algorithm, whole, done, stats, 'CompleteMultipartUpload'); return; }
+  if (stats) stats.count('HEAD');
+  const head = await store.headObject({ Key: key, IfMatch: (done && done.ETag) || undefined, ChecksumMode: 'ENABLED' }, signal);
+  try {
+    checkAnswer(algorithm, whole, head, stats, 'the completed upload');
+  } catch (err) {
+    throw new ObjectError('failed', `${err.message} (the object is written, with that checksum; another --checksum-algorithm, or none, suits this server)`);
+  }
+}
+
+module.exports = { ALGORITHMS, field, createParams, partEntry, uploadChecksum, completeParams, checkAnswer, confirmCompleted };
