@@ -22,6 +22,10 @@ export interface Item {
   CacheControl?: string | null;
   Metadata?: Record<string, string>;
   ServerSideEncryption?: string | null;
+  /** The stored checksum: its algorithm (CRC64NVME, CRC32C, CRC32, SHA1, SHA256), FULL_OBJECT or COMPOSITE, and its value (base64, as S3 prints it). */
+  ChecksumAlgorithm?: string | null;
+  ChecksumType?: string | null;
+  Checksum?: string | null;
   TagCount?: number | null;
   /** withTags: the object's tags. */
   Tags?: Record<string, string>;

@@ -77,7 +77,7 @@ function metadataJson(it) {
     ContentType: it.ContentType ?? null, ContentEncoding: it.ContentEncoding ?? null, ContentDisposition: it.ContentDisposition ?? null,
     ContentLanguage: it.ContentLanguage ?? null, CacheControl: it.CacheControl ?? null, Expires: it.Expires ?? null, Metadata: it.Metadata,
     ServerSideEncryption: it.ServerSideEncryption ?? null, SSEKMSKeyId: it.SSEKMSKeyId ?? null, BucketKeyEnabled: it.BucketKeyEnabled ?? null,
-    ChecksumAlgorithm: it.ChecksumAlgorithm ?? null, ChecksumType: it.ChecksumType ?? null, ObjectLockMode: it.ObjectLockMode ?? null,
+    ChecksumAlgorithm: it.ChecksumAlgorithm ?? null, ChecksumType: it.ChecksumType ?? null, Checksum: it.Checksum ?? null, ObjectLockMode: it.ObjectLockMode ?? null,
     ObjectLockRetainUntilDate: it.ObjectLockRetainUntilDate ?? null, ObjectLockLegalHoldStatus: it.ObjectLockLegalHoldStatus ?? null,
     RestoreStatus: it.RestoreStatus ?? null, ReplicationStatus: it.ReplicationStatus ?? null, ArchiveStatus: it.ArchiveStatus ?? null,
     TagCount: it.TagCount ?? null, Tags: it.Tags,

@@ -7,7 +7,7 @@ const { CHECKSUMS } = require('./stored-checksum');
 // Every metadata field, in the order --json prints them (null where the object has none).
 const METADATA_FIELDS = ['ContentType', 'ContentEncoding', 'ContentDisposition', 'ContentLanguage', 'CacheControl', 'Expires',
   'Metadata', 'ServerSideEncryption', 'SSEKMSKeyId', 'BucketKeyEnabled', 'ChecksumAlgorithm', 'ChecksumType',
-  'ObjectLockMode', 'ObjectLockRetainUntilDate', 'ObjectLockLegalHoldStatus', 'RestoreStatus', 'ReplicationStatus',
+  'Checksum', 'ObjectLockMode', 'ObjectLockRetainUntilDate', 'ObjectLockLegalHoldStatus', 'RestoreStatus', 'ReplicationStatus',
   'ArchiveStatus', 'TagCount'];
 
 // x-amz-restore: ongoing-request="false", expiry-date="Fri, 21 Dec 2012 00:00:00 GMT".
@@ -38,6 +38,7 @@ function metadataOf(head) {
     BucketKeyEnabled: head.BucketKeyEnabled === undefined ? null : Boolean(head.BucketKeyEnabled),
     ChecksumAlgorithm: checksum ? checksum[1] : null,
     ChecksumType: orNull(head.ChecksumType),
+    Checksum: checksum ? head[checksum[0]] : null, // the value, base64 as S3 prints it
     ObjectLockMode: orNull(head.ObjectLockMode),
     ObjectLockRetainUntilDate: iso(head.ObjectLockRetainUntilDate),
     ObjectLockLegalHoldStatus: orNull(head.ObjectLockLegalHoldStatus),
@@ -57,7 +58,7 @@ function withMetadata(it, head, tags) {
       Key: it.Key, Size: it.Size, LastModified: it.LastModified, ETag: it.ETag, StorageClass: it.StorageClass,
       ContentType: m.ContentType, ContentEncoding: m.ContentEncoding, ContentDisposition: m.ContentDisposition, ContentLanguage: m.ContentLanguage,
       CacheControl: m.CacheControl, Expires: m.Expires, Metadata: m.Metadata, ServerSideEncryption: m.ServerSideEncryption, SSEKMSKeyId: m.SSEKMSKeyId,
-      BucketKeyEnabled: m.BucketKeyEnabled, ChecksumAlgorithm: m.ChecksumAlgorithm, ChecksumType: m.ChecksumType, ObjectLockMode: m.ObjectLockMode,
+      BucketKeyEnabled: m.BucketKeyEnabled, ChecksumAlgorithm: m.ChecksumAlgorithm, ChecksumType: m.ChecksumType, Checksum: m.Checksum, ObjectLockMode: m.ObjectLockMode,
       ObjectLockRetainUntilDate: m.ObjectLockRetainUntilDate, ObjectLockLegalHoldStatus: m.ObjectLockLegalHoldStatus, RestoreStatus: m.RestoreStatus,
       ReplicationStatus: m.ReplicationStatus, ArchiveStatus: m.ArchiveStatus, TagCount: m.TagCount, Tags: tags,
     };

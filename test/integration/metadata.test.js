@@ -48,6 +48,7 @@ test('ls --metadata --tags --json says what HeadObject and GetObjectTagging say,
     expect(it.Metadata).toEqual(head.Metadata || {});
     expect(it.ServerSideEncryption).toBe(head.ServerSideEncryption ?? null);
     expect(it.ChecksumAlgorithm).toBe(head.ChecksumSHA256 ? 'SHA256' : head.ChecksumCRC32 ? 'CRC32' : head.ChecksumCRC32C ? 'CRC32C' : head.ChecksumCRC64NVME ? 'CRC64NVME' : null);
+    expect(it.Checksum).toBe(head.ChecksumSHA256 || head.ChecksumCRC32 || head.ChecksumCRC32C || head.ChecksumCRC64NVME || null);
     expect(it.ObjectLockMode).toBe(head.ObjectLockMode ?? null);
     expect(it.TagCount).toBe(head.TagCount || 0);
     expect(it.Tags).toEqual(tags);

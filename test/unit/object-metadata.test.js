@@ -12,7 +12,7 @@ test('a HeadObject answer (lean headers) as the metadata fields', () => {
   });
   expect(metadataOf(head)).toEqual({
     ContentType: 'text/html', ContentEncoding: null, ContentDisposition: null, ContentLanguage: null, CacheControl: 'no-cache', Expires: null,
-    Metadata: { owner: 'ann' }, ServerSideEncryption: 'aws:kms', SSEKMSKeyId: 'arn:k', BucketKeyEnabled: null, ChecksumAlgorithm: 'CRC32C', ChecksumType: 'FULL_OBJECT',
+    Metadata: { owner: 'ann' }, ServerSideEncryption: 'aws:kms', SSEKMSKeyId: 'arn:k', BucketKeyEnabled: null, ChecksumAlgorithm: 'CRC32C', ChecksumType: 'FULL_OBJECT', Checksum: 'AAAA',
     ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: '2030-01-01T00:00:00.000Z', ObjectLockLegalHoldStatus: 'ON',
     RestoreStatus: { IsRestoreInProgress: false, RestoreExpiryDate: '2012-12-21T00:00:00.000Z' }, ReplicationStatus: null, ArchiveStatus: null, TagCount: 2,
   });
