@@ -9,11 +9,12 @@ const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
 const { ObjectError } = require('../errors');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
+const { storedChecksums } = require('../stores/stored-checksum');
 
 async function headSource(job, partNumber, ifMatch = true) {
   const { src, item, stats, signal } = job;
   stats.count('HEAD');
-  return src.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: ifMatch ? item.ETag || undefined : undefined, PartNumber: partNumber }, signal);
+  return src.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: ifMatch ? item.ETag || undefined : undefined, PartNumber: partNumber, ChecksumMode: 'ENABLED' }, signal);
 }
 
 // Answers to HeadObject partNumber=1 that say the server cannot do it, not that the object
@@ -130,12 +131,45 @@ async function copyMultipart(job) {
     stats.count('POST');
     const done = await dst.completeMultipartUpload({ Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, RequestPayer: w.RequestPayer, ...noOverwriteParams(w) }, signal);
     if (!done.ETag) throw new ObjectError('failed', 'CompleteMultipartUpload answered without an ETag');
+    await proveCopy(job, mp ? null : head, done.ETag);
     return { status: 'copied', bytes: item.Size, etag: done.ETag, parts: parts.length };
   } catch (err) {
     // Best effort: the copy's own error is what the report needs.
     await dst.abortUpload({ key, uploadId }, stats);
     throw err;
   }
+}
+
+// A multipart copy's stored full-object checksum against its source's (checksum mode on:
+// the source's from the HEAD the copy already made where that was a plain one, else one more).
+// The upload is created without a checksum algorithm (MinIO refuses UploadPartCopy into one
+// that has one), so this holds where the server computes one for the completed copy (S3 does);
+// a copy or a source without one is counted unconfirmed. A different value fails the object:
+// the server kept other bytes than the source's.
+async function proveCopy(job, sourceHead, etag) {
+  const { src, dst, item, key, stats, signal } = job;
+  // A target found to store no checksum on a multipart copy (MinIO, SeaweedFS) is asked once.
+  if (dst.copiesUnchecksummed) { stats.checksumsUnconfirmed++; return; }
+  stats.count('HEAD');
+  let copy;
+  try {
+    copy = await dst.headObject({ Key: key, IfMatch: etag, ChecksumMode: 'ENABLED' }, signal);
+  } catch (err) {
+    // A target the run may write but not read (s3:PutObject only) cannot be asked.
+    if (httpStatus(err) !== 403) throw err;
+    stats.checksumsUnconfirmed++;
+    return;
+  }
+  if (!storedChecksums(copy).length) dst.copiesUnchecksummed = true;
+  const theirs = storedChecksums(copy).find((c) => c.full);
+  let ours = null;
+  if (theirs) {
+    if (!sourceHead) { stats.count('HEAD'); sourceHead = await src.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: item.ETag || undefined, ChecksumMode: 'ENABLED' }, signal); }
+    ours = storedChecksums(sourceHead).find((c) => c.full && c.algorithm === theirs.algorithm) || null;
+  }
+  if (!ours) { stats.checksumsUnconfirmed++; return; }
+  if (ours.value !== theirs.value) throw new ObjectError('failed', `the copy stores ${theirs.algorithm} ${theirs.value} where its source stores ${ours.value}`);
+  stats.checksumsConfirmed++;
 }
 
 // The cheapest copy that keeps the ETag (README, "Copy policy"): one CopyObject for every

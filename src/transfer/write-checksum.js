@@ -10,6 +10,7 @@
 const crypto = require('crypto');
 const { combineParts, canCombine } = require('../stores/crc-combine');
 const { ObjectError } = require('../errors');
+const { httpStatus } = require('../stores/s3-errors');
 
 const ALGORITHMS = ['CRC64NVME', 'CRC32', 'CRC32C', 'SHA256', 'SHA1'];
 
@@ -73,7 +74,14 @@ async function confirmCompleted(algorithm, whole, done, { store, key, stats, sig
   if (!algorithm) return;
   if (done && done[field(algorithm)]) { checkAnswer(algorithm, whole, done, stats, 'CompleteMultipartUpload'); return; }
   if (stats) stats.count('HEAD');
-  const head = await store.headObject({ Key: key, IfMatch: (done && done.ETag) || undefined, ChecksumMode: 'ENABLED' }, signal);
+  let head;
+  try {
+    head = await store.headObject({ Key: key, IfMatch: (done && done.ETag) || undefined, ChecksumMode: 'ENABLED' }, signal);
+  } catch (err) {
+    // A target the run may write but not read (s3:PutObject only) cannot be asked.
+    if (httpStatus(err) !== 403) throw err;
+    head = null;
+  }
   try {
     checkAnswer(algorithm, whole, head, stats, 'the completed upload');
   } catch (err) {
