@@ -7,6 +7,13 @@ const { fmtInt } = require('../progress');
 
 const PROBLEMS = ['failed', 'changed', 'skipped', 'vanished'];
 
+// What the stored checksums proved of the objects moved (uploads, downloads, multipart copies).
+function checksumLine(stats) {
+  if (!stats || !(stats.checksumsConfirmed || stats.checksumsUnconfirmed)) return null;
+  const none = stats.checksumsUnconfirmed ? `, ${fmtInt(stats.checksumsUnconfirmed)} with no stored checksum to check against` : '';
+  return `checksums ${fmtInt(stats.checksumsConfirmed)} confirmed${none}`;
+}
+
 function cpText(r) {
   const line = (label, t) => tallyLine(label, t, 9);
   const out = [];
@@ -16,6 +23,8 @@ function cpText(r) {
   if (r.alreadyCurrent && r.alreadyCurrent.objects) out.push(line('unchanged', r.alreadyCurrent) + '  (their version then is the current one)');
   if (r.deleteMarkers && r.deleteMarkers.objects) out.push(`${r.dryrun ? 'would replay' : 'replayed'} ${fmtInt(r.deleteMarkers.objects)} delete markers`);
   if (r.collisions) out.push(`collisions ${fmtInt(r.collisions)} (two source keys mapped to one target key)`);
+  const sums = checksumLine(r.stats);
+  if (sums) out.push(sums);
   // Stopped early for another reason (Ctrl-C, --max-failures), the reason is said elsewhere.
   if (!r.complete && !r.interrupted && !r.stoppedByFailures) out.push('the listing is incomplete (--max-list-requests)');
   return out.join('\n') + '\n';
@@ -29,6 +38,8 @@ function syncText(r) {
   if (r.deleteChanged && r.deleteChanged.objects) s += `${tallyLine('changed', r.deleteChanged).trimEnd()}  (target keys rewritten since they were listed: not deleted)\n`;
   if (r.deleteVanished && r.deleteVanished.objects) s += `${tallyLine('vanished', r.deleteVanished).trimEnd()}  (target keys deleted by someone else first)\n`;
   if (r.deleteRefused) s += `delete skipped: ${r.deleteRefused}\n`;
+  const sums = checksumLine(r.stats);
+  if (sums) s += `${sums}\n`;
   // A dry run says where the differences are.
   if (r.dryrun && r.folders) s += folderText(r.folders);
   return s;
