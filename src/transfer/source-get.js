@@ -4,10 +4,12 @@
 // a changed object fails with 412 instead of mixing two versions.
 const { addAbortSignal } = require('stream');
 
+// A whole GET asks for the stored checksum too (checksum mode): the SDK then checks the body
+// against a full-object one as it is read, and stream-copy hands it on to the target.
 function getSource(job, range, signal) {
   const { item, src, stats } = job;
   stats.count('GET');
-  return src.getObject({ Key: item.Key, VersionId: item.VersionId, Range: range, IfMatch: item.ETag || undefined }, signal);
+  return src.getObject({ Key: item.Key, VersionId: item.VersionId, Range: range, IfMatch: item.ETag || undefined, ChecksumMode: range === undefined ? 'ENABLED' : undefined }, signal);
 }
 
 // Feeds a GetObject body to `onChunk(chunk, offset)` one chunk at a time (awaiting it, so

@@ -5,11 +5,18 @@
 // buffered (so the SDK cannot retry that PUT: a failure fails the object). Larger ones: a
 // multipart upload whose parts are ranged GETs, each buffered so a failed UploadPart can
 // be retried: the parts in flight share the run's buffer budget (multipart-upload.js).
+// Checksums: a small object's PUT carries the source's stored full-object checksum (the GET
+// asked for it, and the SDK checks the body against it as it streams), so the target checks
+// the bytes it receives against the source's own value and its answer confirms it; parts
+// carry their checksum in --checksum-algorithm (write-checksum.js).
 const { addAbortSignal } = require('stream');
 const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
 const { choosePartSize, TRANSFER_PART } = require('./part-layout');
 const { multipartUpload, md5 } = require('./multipart-upload');
 const { getSource, consumeBody } = require('./source-get');
+const wc = require('./write-checksum');
+const { storedChecksums } = require('../stores/stored-checksum');
+const { bufferChecksum } = require('../stores/content-checksum');
 
 async function streamCopy(job) {
   // split ('whole' or 'parts'): how --no-overwrite's request type wants it (no-overwrite.js).
@@ -50,8 +57,12 @@ async function copyWhole(job) {
     body = addAbortSignal(ac.signal, out.Body);
     body.once('error', (err) => ac.abort(err));
     const params = await writeParams(job, out);
+    const stored = storedChecksums(out).find((c) => c.full);
+    const sum = stored ? { [wc.field(stored.algorithm)]: stored.value, ChecksumAlgorithm: stored.algorithm } : {};
     job.stats.count('PUT');
-    await job.dst.putObject({ ...params, ...noOverwriteParams(job.w), Key: job.key, Body: body, ContentLength: out.ContentLength }, ac.signal);
+    const put = await job.dst.putObject({ ...params, ...noOverwriteParams(job.w), ...sum, Key: job.key, Body: body, ContentLength: out.ContentLength }, ac.signal);
+    if (stored) wc.checkAnswer(stored.algorithm, stored.value, put, job.stats, 'PutObject');
+    else job.stats.checksumsUnconfirmed++;
     job.stats.bytes += out.ContentLength;
     return out.ContentLength;
   } catch (err) {
@@ -72,13 +83,16 @@ async function copyParts(job) {
   const firstOut = await getSource(job, `bytes=0-${firstLength - 1}`, job.signal);
   let first = await readRange(firstOut, firstLength, job.signal);
   const params = await writeParams(job, firstOut);
+  const algorithm = job.w.checksumAlgorithm || undefined;
   return multipartUpload(job, item.Size, params, partSize, async ({ UploadId, PartNumber, range: [start, end], signal }) => {
     let body = first;
     first = null;
     if (PartNumber !== 1) body = await readRange(await getSource(job, `bytes=${start}-${end}`, signal), end - start + 1, signal);
-    const out = await job.dst.uploadPart({ Key: job.key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer: job.w.RequestPayer }, signal);
-    return out.ETag;
-  });
+    const checksum = algorithm ? await bufferChecksum(body, algorithm) : undefined;
+    const sum = checksum ? { [wc.field(algorithm)]: checksum, ChecksumAlgorithm: algorithm } : {};
+    const out = await job.dst.uploadPart({ Key: job.key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer: job.w.RequestPayer, ...sum }, signal);
+    return algorithm ? { ETag: out.ETag, checksum, answer: out } : out.ETag;
+  }, { algorithm });
 }
 
 async function readRange(out, length, signal) {

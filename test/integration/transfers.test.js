@@ -20,6 +20,7 @@ const { download } = require('../../src/transfer/download');
 const { upload } = require('../../src/transfer/upload');
 const { streamCopy } = require('../../src/transfer/stream-copy');
 const { localCopy } = require('../../src/transfer/local-copy');
+const { streamChecksum } = require('../../src/stores/content-checksum');
 
 const MiB = 1024 * 1024;
 const SPECIAL_KEY = 'odd dir/a+b %20c?d=1#frag&x=y ~!$\'()*,;@[] 😀🚀 中文 テスト 한국어.txt';
@@ -150,7 +151,8 @@ describe('download', () => {
     const file = path.join(dir, 'deep', 'large.bin');
     expect(sha256(fs.readFileSync(file))).toBe(sha256(large));
     expect(fs.statSync(file).mtimeMs).toBe(item.LastModified.getTime());
-    expect(j.stats.requests).toEqual({ GET: 3 }); // 5 + 5 + 2.x MiB
+    // The stored checksum to check the ranges against (a HEAD), then 5 + 5 + 2.x MiB.
+    expect(j.stats.requests).toEqual({ HEAD: 1, GET: 3 });
     expect(walk(dir)).toEqual(['deep/large.bin']);
   });
 
@@ -323,6 +325,20 @@ describe('streamCopy', () => {
     expect(await tagsOf(dstBucket, 'sc/large.csv')).toEqual({ 'k 1': 'v+1', p: 'a/b=c:@' });
     expect(j.stats.requests).toEqual({ GET: 4, POST: 2, PUT: 3 });
     expect(j.stats.bytes).toBe(large.length);
+  });
+
+  test('checksums: a small copy carries its source\'s stored checksum, a large one its parts\' CRC64NVME; both confirmed', async () => {
+    const body = crypto.randomBytes(3000);
+    await s3client().send(new PutObjectCommand({ Bucket: srcBucket, Key: 'ck/small.bin', Body: body, ChecksumAlgorithm: 'CRC32C' }));
+    const src = await s3client().send(new HeadObjectCommand({ Bucket: srcBucket, Key: 'ck/small.bin', ChecksumMode: 'ENABLED' }));
+    expect(src.ChecksumCRC32C).toBe(await streamChecksum([body], 'CRC32C'));
+    const stats = new RequestStats();
+    await streamCopy(job({ item: await s3item(srcBucket, 'ck/small.bin'), src: s3store(srcBucket), dst: s3store(dstBucket), key: 'ck/small.bin', stats }));
+    await streamCopy(job({ item: await s3item(srcBucket, 'meta/large.csv'), src: s3store(srcBucket), dst: s3store(dstBucket), key: 'ck/large.csv', stats }));
+    expect(stats.toJSON()).toMatchObject({ checksumsConfirmed: 2, checksumsUnconfirmed: 0 });
+    const head = (Key) => s3client().send(new HeadObjectCommand({ Bucket: dstBucket, Key, ChecksumMode: 'ENABLED' }));
+    expect((await head('ck/small.bin')).ChecksumCRC32C).toBe(src.ChecksumCRC32C);
+    expect((await head('ck/large.csv')).ChecksumCRC64NVME).toBe(await streamChecksum([large], 'CRC64NVME'));
   });
 
   test('write options override and merge with what the source had', async () => {
