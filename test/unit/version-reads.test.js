@@ -46,17 +46,21 @@ describe('download', () => {
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dl-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const job = (item, asked) => ({
+  const job = (item, asked, heads) => ({
     item, key: item.Key, dst: { root: dir }, stats: new RequestStats(), partConcurrency: 2, largeCopyThreshold: 10, partSize: undefined,
-    src: { getObjectToFile: async (p, file) => { asked.push(p); if (file.final) fs.writeFileSync(file.final, ''); return { bytes: file.length }; } },
+    src: {
+      getObjectToFile: async (p, file) => { asked.push(p); if (file.final) fs.writeFileSync(file.final, ''); return { bytes: file.length }; },
+      headObject: async (p) => { heads.push(p); return {}; }, // the stored checksum of a ranged download: none here
+    },
   });
 
-  test('a whole GET and every ranged GET name the listed version and ETag', async () => {
-    const asked = [];
-    await download(job({ Key: 'small', Size: 5, ETag: '"s"', VersionId: 'old-1' }, asked));
-    await download(job({ Key: 'big', Size: 20 * 1024 * 1024, ETag: '"b-2"', VersionId: 'old-2' }, asked));
+  test('a whole GET, every ranged GET and the HEAD for the stored checksum name the listed version and ETag', async () => {
+    const asked = [], heads = [];
+    await download(job({ Key: 'small', Size: 5, ETag: '"s"', VersionId: 'old-1' }, asked, heads));
+    await download(job({ Key: 'big', Size: 20 * 1024 * 1024, ETag: '"b-2"', VersionId: 'old-2' }, asked, heads));
     expect(asked.length).toBe(3); // one whole, two 16 MiB ranges
     expect(asked.map((p) => [p.Key, p.VersionId, p.IfMatch])).toEqual([['small', 'old-1', '"s"'], ['big', 'old-2', '"b-2"'], ['big', 'old-2', '"b-2"']]);
+    expect(heads).toEqual([{ Key: 'big', VersionId: 'old-2', IfMatch: '"b-2"', ChecksumMode: 'ENABLED' }]);
     expect(asked.slice(1).map((p) => p.Range)).toEqual(['bytes=0-16777215', `bytes=16777216-${20 * 1024 * 1024 - 1}`]);
   });
 });
