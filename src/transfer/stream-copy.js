@@ -57,12 +57,13 @@ async function copyWhole(job) {
     body = addAbortSignal(ac.signal, out.Body);
     body.once('error', (err) => ac.abort(err));
     const params = await writeParams(job, out);
-    const stored = storedChecksums(out).find((c) => c.full);
+    // --checksum-algorithm none: no checksum header at all (a target that rejects them).
+    const stored = job.w.checksumAlgorithm ? storedChecksums(out).find((c) => c.full) : null;
     const sum = stored ? { [wc.field(stored.algorithm)]: stored.value, ChecksumAlgorithm: stored.algorithm } : {};
     job.stats.count('PUT');
     const put = await job.dst.putObject({ ...params, ...noOverwriteParams(job.w), ...sum, Key: job.key, Body: body, ContentLength: out.ContentLength }, ac.signal);
     if (stored) wc.checkAnswer(stored.algorithm, stored.value, put, job.stats, 'PutObject');
-    else job.stats.checksumsUnconfirmed++;
+    else if (job.w.checksumAlgorithm) job.stats.checksumsUnconfirmed++;
     job.stats.bytes += out.ContentLength;
     return out.ContentLength;
   } catch (err) {

@@ -339,6 +339,11 @@ describe('streamCopy', () => {
     const head = (Key) => s3client().send(new HeadObjectCommand({ Bucket: dstBucket, Key, ChecksumMode: 'ENABLED' }));
     expect((await head('ck/small.bin')).ChecksumCRC32C).toBe(src.ChecksumCRC32C);
     expect((await head('ck/large.csv')).ChecksumCRC64NVME).toBe(await streamChecksum([large], 'CRC64NVME'));
+    // --checksum-algorithm none: no checksum header at all, the source's neither.
+    const none = new RequestStats();
+    await streamCopy(job({ item: await s3item(srcBucket, 'ck/small.bin'), src: s3store(srcBucket), dst: s3store(dstBucket), key: 'ck/none.bin', stats: none, w: normalizeWriteOptions({ checksumAlgorithm: 'none' }) }));
+    expect(none.toJSON().checksumsConfirmed).toBeUndefined();
+    expect((await head('ck/none.bin')).ChecksumCRC32C).toBeUndefined();
   });
 
   test('write options override and merge with what the source had', async () => {
