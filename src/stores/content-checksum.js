@@ -5,7 +5,7 @@
 //
 // Implementations chosen by measurement on this 2-core machine (GiB/s of one core, 64 MiB
 // in 1 MiB chunks): CRC32 with zlib.crc32 (native, 4.1); SHA-256 and SHA-1 with node:crypto
-// (native, 1.6); CRC64NVME and CRC32C in WebAssembly (crc-wasm.js, 1.0-1.4; the SDK's
+// (native, 1.6; SHA-512 and MD5 too); CRC64NVME and CRC32C in WebAssembly (crc-wasm.js, 1.0-1.4; the SDK's
 // JavaScript does 0.3-0.4). Uploads and downloads hash every byte with these, where the
 // request is sent (the request thread).
 const crypto = require('crypto');
@@ -20,6 +20,8 @@ const MAKERS = {
   CRC32: () => { let c = 0; return { update: (b) => { c = zlib.crc32(b, c); }, digest: async () => int32(c) }; },
   SHA256: () => nodeHash('sha256'),
   SHA1: () => nodeHash('sha1'),
+  SHA512: () => nodeHash('sha512'),
+  MD5: () => nodeHash('md5'),
 };
 
 function wasmHash(algorithm) {

@@ -147,6 +147,11 @@ class ChecksumMismatch extends Error {
   constructor(message) { super(message); this.code = 'ChecksumMismatch'; }
 }
 
+/** Throws ChecksumMismatch where bytes received (value, base64) are not the stored ones. */
+function checkReceived(stored, value) {
+  if (stored && value !== stored.value) throw new ChecksumMismatch(`the bytes received have ${stored.algorithm} ${value} where the object's stored checksum is ${stored.value}`);
+}
+
 /**
  * The checksum of a GET's body, taken as it goes to the file. how: 'stored' (a whole object:
  * the answer's own full-object checksum, whichever algorithm it is in, is checked before the
@@ -177,10 +182,10 @@ function receivedChecksum(how, sink) {
       if (hash === undefined) start(); // an empty body
       if (!hash) return undefined;
       const value = (await hash.digest()).toString('base64');
-      if (stored && value !== stored.value) throw new ChecksumMismatch(`the bytes received have ${stored.algorithm} ${value} where the object's stored checksum is ${stored.value}`);
+      checkReceived(stored, value);
       return value;
     },
   };
 }
 
-module.exports = { readFilePart, openFileSink, fetchWithFile, FileChanged, ChecksumMismatch };
+module.exports = { readFilePart, openFileSink, fetchWithFile, FileChanged, ChecksumMismatch, checkReceived };

@@ -6,6 +6,7 @@
 // 2xx with the expected XML) throws FallBack so the SDK does it, with its retries and errors.
 const { FallBack } = require('./http-pool');
 const { sha256Hex } = require('./sigv4');
+const { TABLE: CHECKSUM_ALGORITHMS, checksumFieldsOfHeaders } = require('./checksum-algorithms');
 
 const WRITE_HEADERS = [
   ['ContentType', 'content-type'], ['CacheControl', 'cache-control'], ['ContentDisposition', 'content-disposition'],
@@ -14,11 +15,9 @@ const WRITE_HEADERS = [
   ['SSEKMSKeyId', 'x-amz-server-side-encryption-aws-kms-key-id'], ['Tagging', 'x-amz-tagging'], ['ContentMD5', 'content-md5'],
   ['IfNoneMatch', 'if-none-match'],
   // A checksum sent with the body (PutObject), or asked of a multipart upload (Create).
-  ['ChecksumCRC64NVME', 'x-amz-checksum-crc64nvme'], ['ChecksumCRC32', 'x-amz-checksum-crc32'], ['ChecksumCRC32C', 'x-amz-checksum-crc32c'],
-  ['ChecksumSHA256', 'x-amz-checksum-sha256'], ['ChecksumSHA1', 'x-amz-checksum-sha1'],
+  ...CHECKSUM_ALGORITHMS.map((a) => [a.field, a.header]),
   ['ChecksumAlgorithm', 'x-amz-checksum-algorithm'], ['ChecksumType', 'x-amz-checksum-type'],
 ];
-const CHECKSUM_FIELDS = ['CRC64NVME', 'CRC32', 'CRC32C', 'SHA256', 'SHA1'];
 // Printable ASCII without runs of spaces: what SigV4 canonicalizes as we do (it collapses
 // runs of spaces; the SDK knows that and non-ASCII rules, the lean signer does not).
 const PLAIN_VALUE = /^(?:[\x21-\x7e]| (?! ))*$/;
@@ -49,18 +48,10 @@ function sdkAlgorithm(h, algorithm) {
   return h;
 }
 
-// The checksum fields of a write's answer headers (PutObject, UploadPart).
-function checksumOutput(h) {
-  const out = {};
-  for (const a of CHECKSUM_FIELDS) if (h[`x-amz-checksum-${a.toLowerCase()}`]) out[`Checksum${a}`] = h[`x-amz-checksum-${a.toLowerCase()}`];
-  if (h['x-amz-checksum-type']) out.ChecksumType = h['x-amz-checksum-type'];
-  return out;
-}
-
-// ... and of CompleteMultipartUpload's answer body.
+// The checksum fields of CompleteMultipartUpload's answer body.
 function checksumXml(text) {
   const out = {};
-  for (const tag of [...CHECKSUM_FIELDS.map((a) => `Checksum${a}`), 'ChecksumType']) {
+  for (const tag of [...CHECKSUM_ALGORITHMS.map((a) => a.field), 'ChecksumType']) {
     const m = new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text);
     if (m) out[tag] = m[1];
   }
@@ -92,8 +83,7 @@ function objectOutput(h) {
     // What a metadata scan reports (object-metadata.js).
     VersionId: h['x-amz-version-id'],
     BucketKeyEnabled: h['x-amz-server-side-encryption-bucket-key-enabled'] === undefined ? undefined : h['x-amz-server-side-encryption-bucket-key-enabled'] === 'true',
-    ChecksumCRC32: h['x-amz-checksum-crc32'], ChecksumCRC32C: h['x-amz-checksum-crc32c'], ChecksumCRC64NVME: h['x-amz-checksum-crc64nvme'],
-    ChecksumSHA1: h['x-amz-checksum-sha1'], ChecksumSHA256: h['x-amz-checksum-sha256'], ChecksumType: h['x-amz-checksum-type'],
+    ...checksumFieldsOfHeaders(h),
     ObjectLockMode: h['x-amz-object-lock-mode'],
     ObjectLockRetainUntilDate: h['x-amz-object-lock-retain-until-date'] ? new Date(h['x-amz-object-lock-retain-until-date']) : undefined,
     ObjectLockLegalHoldStatus: h['x-amz-object-lock-legal-hold'],
@@ -158,13 +148,13 @@ class LeanObjects {
     let xml = '<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">';
     for (const part of p.MultipartUpload.Parts) {
       xml += `<Part><ETag>${escapeXml(part.ETag)}</ETag><PartNumber>${part.PartNumber}</PartNumber>`;
-      for (const a of CHECKSUM_FIELDS) if (part[`Checksum${a}`]) xml += `<Checksum${a}>${escapeXml(part[`Checksum${a}`])}</Checksum${a}>`;
+      for (const { field } of CHECKSUM_ALGORITHMS) if (part[field]) xml += `<${field}>${escapeXml(part[field])}</${field}>`;
       xml += '</Part>';
     }
     const body = Buffer.from(xml + '</CompleteMultipartUpload>');
     const h = this._payer(p, { 'content-type': 'application/xml' });
     if (p.IfNoneMatch) h['if-none-match'] = p.IfNoneMatch;
-    for (const a of CHECKSUM_FIELDS) if (p[`Checksum${a}`]) h[`x-amz-checksum-${a.toLowerCase()}`] = p[`Checksum${a}`];
+    for (const a of CHECKSUM_ALGORITHMS) if (p[a.field]) h[a.header] = p[a.field];
     if (p.ChecksumType) h['x-amz-checksum-type'] = p.ChecksumType;
     const res = await this.lean.request('POST', p.Key, [['uploadId', p.UploadId]], checked(h), { signal, body, payloadHash: sha256Hex(body) });
     return { ETag: xmlValue(res.body, 'ETag', 'CompleteMultipartUploadResult'), ...checksumXml(res.body.toString('utf8')) };
@@ -175,7 +165,7 @@ class LeanObjects {
   async putObject(p, signal) {
     if (!p.ContentMD5 || !Buffer.isBuffer(p.Body)) throw new FallBack('PutObject without a buffered body and its MD5');
     const res = await this.lean.request('PUT', p.Key, [], sdkAlgorithm(writeHeaders({ ...p, ChecksumAlgorithm: undefined }), p.ChecksumAlgorithm), { signal, body: p.Body, payloadHash: 'UNSIGNED-PAYLOAD' });
-    return { ETag: res.headers.etag, ...checksumOutput(res.headers) };
+    return { ETag: res.headers.etag, ...checksumFieldsOfHeaders(res.headers) };
   }
 
   // A file's bytes (spec of file-io.js readFilePart) as a PutObject, or as an UploadPart when
@@ -188,7 +178,7 @@ class LeanObjects {
     const headers = sdkAlgorithm(part ? this._payer(p) : writeHeaders({ ...p, ContentMD5: undefined }), file.checksum);
     const res = await this.lean.request('PUT', p.Key, query, headers, { signal, payloadHash: 'UNSIGNED-PAYLOAD', file: { read: file } });
     if (!res.headers.etag) throw new FallBack('PUT answered without an ETag');
-    return { ETag: res.headers.etag, bytes: res.bytes, checksum: res.checksum, ...checksumOutput(res.headers) };
+    return { ETag: res.headers.etag, bytes: res.bytes, checksum: res.checksum, ...checksumFieldsOfHeaders(res.headers) };
   }
 
   // An object (or a range of it) written to a file as it arrives (spec of file-io.js fileSink).

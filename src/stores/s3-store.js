@@ -19,9 +19,10 @@ const ABORT_TIMEOUT_MS = 30000;
 const { LeanRequests, FallBack } = require('./lean-requests');
 const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
-const { readFilePart, openFileSink, ChecksumMismatch } = require('./file-io');
+const { readFilePart, openFileSink, checkReceived } = require('./file-io');
 const { bufferChecksum, newChecksum, canCompute } = require('./content-checksum');
 const { storedChecksums } = require('./stored-checksum');
+const { field } = require('./checksum-algorithms');
 const { parseListObjectVersions } = require('./version-parser');
 const { leanTagging } = require('./lean-tagging');
 const { probeConditionalDeletes, probeConditionalWrite } = require('./conditional-probe');
@@ -311,7 +312,7 @@ class S3Store {
     const { body, md5 } = readFilePart(file);
     const Command = params.UploadId !== undefined ? UploadPartCommand : PutObjectCommand;
     const checksum = file.checksum ? await bufferChecksum(body, file.checksum) : undefined;
-    const sent = checksum ? { [`Checksum${file.checksum}`]: checksum, ChecksumAlgorithm: file.checksum } : {};
+    const sent = checksum ? { [field(file.checksum)]: checksum, ChecksumAlgorithm: file.checksum } : {};
     const out = await this._send(Command, { ...params, ...sent, Body: body, ContentLength: body.length, ContentMD5: md5 }, signal);
     return { ...out, ETag: out.ETag, bytes: body.length, checksum };
   }
@@ -345,7 +346,7 @@ class S3Store {
         bytes += chunk.length;
       }
       if (hash) checksum = (await hash.digest()).toString('base64');
-      if (want && checksum !== want.value) throw new ChecksumMismatch(`the bytes received have ${want.algorithm} ${checksum} where the object's stored checksum is ${want.value}`);
+      checkReceived(want, checksum);
       sink.finish(bytes);
     } catch (err) {
       if (out.Body.destroy) out.Body.destroy();

@@ -5,7 +5,10 @@
 // one part) is the same for the same bytes whatever the part layout. A COMPOSITE one (a
 // checksum of the parts' checksums, its value ending in "-N") depends on the part layout:
 // two equal ones prove the same bytes, two different ones prove nothing.
-const CHECKSUMS = [['ChecksumCRC64NVME', 'CRC64NVME'], ['ChecksumCRC32C', 'CRC32C'], ['ChecksumCRC32', 'CRC32'], ['ChecksumSHA256', 'SHA256'], ['ChecksumSHA1', 'SHA1']];
+const { TABLE, checksumFieldsOfHeaders } = require('./checksum-algorithms');
+
+// [field, algorithm] in the order pairs are judged by (checksum-algorithms.js).
+const CHECKSUMS = TABLE.map((a) => [a.field, a.name]);
 
 /** The checksums a HEAD answer carries: [{algorithm, value, full}], strongest first. */
 function storedChecksums(head) {
@@ -38,9 +41,7 @@ function checksumVerdict(headA, headB) {
  * mode on) carry, {algorithm, value}, or null: what the bytes received are checked against.
  */
 function fullChecksumOfHeaders(h) {
-  const head = { ChecksumType: h['x-amz-checksum-type'] };
-  for (const [field, algorithm] of CHECKSUMS) head[field] = h[`x-amz-checksum-${algorithm.toLowerCase()}`];
-  return storedChecksums(head).find((c) => c.full) || null;
+  return storedChecksums(checksumFieldsOfHeaders(h)).find((c) => c.full) || null;
 }
 
 module.exports = { storedChecksums, checksumVerdict, fullChecksumOfHeaders, CHECKSUMS };

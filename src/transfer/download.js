@@ -22,6 +22,7 @@ const { runParts } = require('./parallel-parts');
 const { storedChecksums } = require('../stores/stored-checksum');
 const { combineParts, canCombine } = require('../stores/crc-combine');
 const { ObjectError } = require('../errors');
+const { checkReceived } = require('../stores/file-io');
 
 async function download(job) {
   const { item, dst, key } = job;
@@ -79,10 +80,7 @@ async function getRanges(job, target, tmp) {
       job.stats.bytes += out.bytes;
       return { checksum: out.checksum, size: end - start + 1 };
     });
-    if (want) {
-      const got = combineParts(want.algorithm, sums);
-      if (got !== want.value) throw new ObjectError('failed', `the bytes received have ${want.algorithm} ${got} where the object's stored checksum is ${want.value}: not written`);
-    }
+    if (want) checkReceived(want, combineParts(want.algorithm, sums));
     counted(job.stats, Boolean(want));
     if (item.LastModified) await fs.promises.utimes(tmp, new Date(), item.LastModified);
     await fs.promises.rename(tmp, target);

@@ -160,8 +160,9 @@ async function proveCopy(job, sourceHead, etag) {
     stats.checksumsUnconfirmed++;
     return;
   }
-  if (!storedChecksums(copy).length) dst.copiesUnchecksummed = true;
-  const theirs = storedChecksums(copy).find((c) => c.full);
+  const stored = storedChecksums(copy);
+  if (!stored.length) dst.copiesUnchecksummed = true;
+  const theirs = stored.find((c) => c.full);
   let ours = null;
   if (theirs) {
     if (!sourceHead) { stats.count('HEAD'); sourceHead = await src.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: item.ETag || undefined, ChecksumMode: 'ENABLED' }, signal); }

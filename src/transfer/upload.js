@@ -11,7 +11,7 @@ const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write
 const { multipartUpload } = require('./multipart-upload');
 const { choosePartSize, TRANSFER_PART } = require('./part-layout');
 const { FileChanged } = require('../stores/file-io');
-const { checkAnswer } = require('./write-checksum');
+const { checkAnswer, field } = require('./write-checksum');
 const { ObjectError } = require('../errors');
 
 const CONTENT_TYPES = {
@@ -76,7 +76,7 @@ function skipMd5(job) {
 
 function learnChecksums(job, out) {
   const algorithm = job.w.checksumAlgorithm;
-  if (algorithm && out.checksum && out[`Checksum${algorithm}`] === out.checksum) job.dst.checksumsEchoed = true;
+  if (algorithm && out.checksum && out[field(algorithm)] === out.checksum) job.dst.checksumsEchoed = true;
 }
 
 // One PutObject, its body read where the request is sent; a file that has grown past the

@@ -12,9 +12,7 @@ const { combineParts, canCombine } = require('../stores/crc-combine');
 const { ObjectError } = require('../errors');
 const { httpStatus } = require('../stores/s3-errors');
 
-const ALGORITHMS = ['CRC64NVME', 'CRC32', 'CRC32C', 'SHA256', 'SHA1'];
-
-const field = (algorithm) => `Checksum${algorithm}`;
+const { WRITABLE: ALGORITHMS, field } = require('../stores/checksum-algorithms');
 
 /** CreateMultipartUpload parameters for an upload completed with a checksum of algorithm. */
 function createParams(algorithm) {
@@ -33,7 +31,7 @@ function partEntry(PartNumber, ETag, algorithm, checksum) {
  */
 function uploadChecksum(algorithm, parts) {
   if (canCombine(algorithm)) return combineParts(algorithm, parts);
-  const h = crypto.createHash(algorithm === 'SHA256' ? 'sha256' : 'sha1');
+  const h = crypto.createHash(algorithm.toLowerCase());
   for (const p of parts) h.update(Buffer.from(p.checksum, 'base64'));
   return `${h.digest('base64')}-${parts.length}`;
 }

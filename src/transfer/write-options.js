@@ -5,6 +5,7 @@
 const { UsageError } = require('../errors');
 const { option } = require('../options');
 const { ALGORITHMS } = require('./write-checksum');
+const { TABLE } = require('../stores/checksum-algorithms');
 
 const CONTENT_FIELDS = [
   ['cacheControl', 'CacheControl'],
@@ -61,6 +62,9 @@ function normalizeWriteOptions(o = {}) {
   }
   if (o.noOverwrite) w.noOverwrite = true;
   const checksum = o.checksumAlgorithm === false ? 'NONE' : String(option(o, 'checksumAlgorithm')).toUpperCase();
+  if (TABLE.some((a) => a.name === checksum) && !ALGORITHMS.includes(checksum)) {
+    throw new UsageError(`--checksum-algorithm ${checksum}: s3blitz reads and compares it where objects store it, but writes only ${ALGORITHMS.join(', ')} (the ones it has been tried against)`);
+  }
   if (checksum !== 'NONE' && !ALGORITHMS.includes(checksum)) throw new UsageError(`--checksum-algorithm must be one of ${ALGORITHMS.join(', ')} or none, not ${JSON.stringify(String(o.checksumAlgorithm))}`);
   w.checksumAlgorithm = checksum === 'NONE' ? null : checksum;
   if (o.requestPayer !== undefined) {

@@ -12,6 +12,8 @@ const CHECK = {
   CRC64NVME: b64('ae8b14860a799888'),
   SHA256: crypto.createHash('sha256').update('123456789').digest('base64'),
   SHA1: crypto.createHash('sha1').update('123456789').digest('base64'),
+  SHA512: crypto.createHash('sha512').update('123456789').digest('base64'),
+  MD5: b64('25f9e794323b453885f5181f1b624d0b'),
 };
 const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
 
@@ -27,6 +29,15 @@ test.each(Object.keys(CHECK))(`%s: the check value, in one chunk and in drawn ch
 });
 
 test('an algorithm it does not know is said so, never guessed', async () => {
-  expect(canCompute('MD5')).toBe(false);
-  await expect(streamChecksum([Buffer.from('x')], 'MD5')).rejects.toThrow('no implementation of MD5');
+  expect(canCompute('XXHASH64')).toBe(false);
+  await expect(streamChecksum([Buffer.from('x')], 'XXHASH64')).rejects.toThrow('no implementation of XXHASH64');
+});
+
+test('the algorithm table says exactly which algorithms a file can be hashed in, and every writable one is computable', () => {
+  const { TABLE } = require('../../src/stores/checksum-algorithms');
+  for (const a of TABLE) {
+    expect([a.name, canCompute(a.name)]).toEqual([a.name, a.compute]);
+    if (a.write) expect(a.compute).toBe(true);
+  }
+  expect(Object.keys(CHECK).sort()).toEqual(TABLE.filter((a) => a.compute).map((a) => a.name).sort());
 });

@@ -29,3 +29,23 @@ test('the strongest shared algorithm decides when a HEAD carries several', () =>
   expect(storedChecksums(a).map((c) => c.algorithm)).toEqual(['CRC64NVME', 'CRC32']);
   expect(checksumVerdict(a, b)).toEqual({ same: false, how: 'checksum CRC64NVME' });
 });
+
+test("2026's algorithms (SHA512, MD5, XXHASH*) decide stored against stored, from SDK fields and from a lean answer's headers alike", () => {
+  const { fullChecksumOfHeaders } = require('../../src/stores/stored-checksum');
+  const { checksumFieldsOfHeaders } = require('../../src/stores/checksum-algorithms');
+  for (const alg of ['SHA512', 'MD5', 'XXHASH3', 'XXHASH64', 'XXHASH128']) {
+    const headers = { [`x-amz-checksum-${alg.toLowerCase()}`]: 'v1', 'x-amz-checksum-type': 'FULL_OBJECT' };
+    const fields = checksumFieldsOfHeaders(headers);
+    expect(fields).toEqual({ [`Checksum${alg}`]: 'v1', ChecksumType: 'FULL_OBJECT' });
+    expect(fullChecksumOfHeaders(headers)).toEqual({ algorithm: alg, value: 'v1', full: true });
+    expect(checksumVerdict(fields, full('v1', alg))).toEqual({ same: true, how: `checksum ${alg}` });
+    expect(checksumVerdict(fields, full('v2', alg))).toEqual({ same: false, how: `checksum ${alg}` });
+  }
+});
+
+test('--checksum-algorithm refuses, by name, an algorithm s3blitz reads but does not write, and one S3 does not have', () => {
+  const { normalizeWriteOptions } = require('../../src/transfer/write-options');
+  expect(() => normalizeWriteOptions({ checksumAlgorithm: 'sha512' })).toThrow(/SHA512: s3blitz reads and compares it .* writes only CRC64NVME/);
+  expect(() => normalizeWriteOptions({ checksumAlgorithm: 'crc16' })).toThrow(/must be one of .* not "crc16"/);
+  expect(normalizeWriteOptions({ checksumAlgorithm: 'crc32c' }).checksumAlgorithm).toBe('CRC32C');
+});
