@@ -22,7 +22,7 @@ export interface Item {
   CacheControl?: string | null;
   Metadata?: Record<string, string>;
   ServerSideEncryption?: string | null;
-  /** The stored checksum: its algorithm (CRC64NVME, CRC32C, CRC32, SHA1, SHA256), FULL_OBJECT or COMPOSITE, and its value (base64, as S3 prints it). */
+  /** The stored checksum: its algorithm (CRC64NVME, CRC32C, CRC32, SHA256, SHA1, SHA512, MD5, XXHASH3, XXHASH64, XXHASH128: the first the object stores, in that order), FULL_OBJECT or COMPOSITE, and its value (base64, as S3 prints it). */
   ChecksumAlgorithm?: string | null;
   ChecksumType?: string | null;
   Checksum?: string | null;

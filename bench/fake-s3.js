@@ -18,7 +18,7 @@
 //             [--seed BUCKET:GENERATOR:COUNT[:SIZE]]... [--watch-stdin]
 //           prints {"endpoint":...,"port":...,"pid":...} as one line on stdout once ready.
 // Control:  GET /__stats, POST /__reset, POST /__bucket?name=, POST /__seed?bucket=&generator=
-//           &count=[&size=|&minSize=&maxSize=][&parts=N][&prefix=&seed=...], GET /__count?bucket=
+//           &count=[&size=|&minSize=&maxSize=][&parts=N][&checksums=1][&prefix=&seed=...], GET /__count?bucket=
 //           (objects and bytes), GET /__digest?bucket=[&copied=1], POST /__clear?bucket=,
 //           POST /__latency?list=&other=&jitter=&stallEvery=&stallMs=,
 //           POST /__limits?prefixRate=&burst= (per-prefix write limit; 0 turns it off)
@@ -235,6 +235,9 @@ class Bucket {
     // stored), the newest a delete marker on every M-th key. null: one "null" version each.
     this.history = null;
     this.meta = false; // seeded with ?meta=1: HEAD answers carry user metadata and Cache-Control
+    // Seeded with ?checksums=1: whole-object GETs and HEADs with checksum mode on carry the
+    // body's full-object CRC64NVME, as S3 stores for every object since 2025.
+    this.checksums = false;
   }
 
   // A seeded key's ETag (none is stored for it).
@@ -297,7 +300,7 @@ class Bucket {
 
   clear() {
     this.keys = []; this.etag = []; this.dead = 0; this.plain = true; this.pending.clear(); this.tags.clear();
-    this.seedParts = 0; this.layouts.clear(); this.history = null; this.meta = false;
+    this.seedParts = 0; this.layouts.clear(); this.history = null; this.meta = false; this.checksums = false;
     this.size = new Float64Array(0); this.mtime = new Float64Array(0); this.cls = new Uint8Array(0);
   }
 
@@ -642,6 +645,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     if (opts.parts) b.seedParts = opts.parts;
     if (opts.versions) b.history = { per: opts.versions, markerEvery: opts.markerEvery || 0 };
     if (opts.meta) b.meta = true;
+    if (opts.checksums) b.checksums = true;
     // hierarchical and random keys are [a-z0-9/.-] plus the prefix
     if (generatorName === 'unicode' || generatorName === 'layout' || !URL_SAFE.test(opts.prefix || '')) b.plain = false;
     b.flush();
@@ -925,6 +929,10 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     }
     h['content-length'] = String(end - start + 1);
     if (b.meta) { h['x-amz-meta-owner'] = `team-${ik.length % 7}`; h['cache-control'] = 'max-age=3600'; if (ik.endsWith('.gz')) h['content-type'] = 'application/gzip'; }
+    if (b.checksums && status === 200 && /^enabled$/i.test(ctx.req.headers['x-amz-checksum-mode'] || '')) {
+      h['x-amz-checksum-crc64nvme'] = bodyCrc64(o.size);
+      h['x-amz-checksum-type'] = 'FULL_OBJECT';
+    }
     if (ctx.req.method === 'HEAD') return send(ctx, status, h, null);
     const { res } = ctx;
     const go = () => {
@@ -1324,6 +1332,7 @@ function spawnFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, seeds
         addBucket: (name) => c('POST', '/__bucket?' + qs({ name })),
         seed: (bucket, generator, count, opts = {}) => c('POST', '/__seed?' + qs({ ...opts, bucket, generator, count })),
         count: async (bucket) => (await c('GET', '/__count?' + qs({ bucket }))).count,
+        bytes: async (bucket) => (await c('GET', '/__count?' + qs({ bucket }))).bytes,
         digest: (bucket, { copied } = {}) => c('GET', '/__digest?' + qs({ bucket, copied: copied ? 1 : undefined })),
         clear: (bucket) => c('POST', '/__clear?' + qs({ bucket })),
         objects: (bucket) => c('GET', '/__objects?' + qs({ bucket })),
@@ -1384,20 +1393,24 @@ async function main(argv) {
 
 if (require.main === module) main(process.argv.slice(2)).catch((e) => { console.error(e.message); process.exit(2); });
 
-// The MD5 of the bytes a GET of a whole object of `size` returns (they depend on the size only).
-const md5BySize = new Map();
-function bodyMd5(size) {
-  let m = md5BySize.get(size);
+// The MD5 (hex) and CRC64NVME (base64, as S3 prints it) of the bytes a GET of a whole object
+// of `size` returns: they depend on the size only.
+const digestBySize = new Map(); // used once the server runs, after this line has
+function bodyDigest(size, name, makeHash, encoding) {
+  const id = `${name} ${size}`;
+  let m = digestBySize.get(id);
   if (m) return m;
-  const h = crypto.createHash('md5');
+  const h = makeHash();
   for (let o = 0; o < size;) {
     const p = (o + size) % PERIOD, n = Math.min(CHUNK, size - o);
     h.update(PATTERN.subarray(p, p + n));
     o += n;
   }
-  md5BySize.set(size, m = h.digest('hex'));
+  digestBySize.set(id, m = Buffer.from(h.digest()).toString(encoding));
   return m;
 }
+function bodyMd5(size) { return bodyDigest(size, 'md5', () => crypto.createHash('md5'), 'hex'); }
+function bodyCrc64(size) { return bodyDigest(size, 'crc64nvme', () => new (require('../src/stores/crc-wasm').WasmCrc)('CRC64NVME'), 'base64'); }
 
 // Whether buf holds the bytes a GET of an object of `size` returns from `offset` on.
 function bodyMatches(buf, size, offset = 0) {

@@ -22,7 +22,7 @@ async function main() {
   const size = Number(sizeArg || (large ? 256 * MiB : 0));
   const fake = await spawnFakeS3({ listLatencyMs: 100, otherLatencyMs: Number(latArg || 30) });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-probe-'));
-  // CHECKSUM=none|CRC32|...: the checksum uploads send (default CRC64NVME).
+  // CHECKSUM=none|CRC32|...: the checksum uploads send (default CRC64NVME); STORED=1: seeded objects store CRC64NVME.
   const conn = { endpointUrl: fake.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, journal: false, ...(process.env.CHECKSUM ? { checksumAlgorithm: process.env.CHECKSUM } : {}) };
   let peak = 0;
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 50);
@@ -30,7 +30,7 @@ async function main() {
     await fake.addBucket('dst');
     let run;
     if (workload === 'download-small' || workload === 'download-large') {
-      await fake.seed('src', large ? 'random' : 'hierarchical', n, large ? { size } : { perDir: Math.ceil(n / 40), minSize: 4 * KiB, maxSize: 64 * KiB });
+      await fake.seed('src', large ? 'random' : 'hierarchical', n, { ...(large ? { size } : { perDir: Math.ceil(n / 40), minSize: 4 * KiB, maxSize: 64 * KiB }), ...(process.env.STORED ? { checksums: 1 } : {}) });
       run = () => s3blitz.copy({ source: 's3://src', target: path.join(work, 'dl'), ...conn });
     } else if (workload === 'upload-small' || workload === 'upload-large') {
       const dir = path.join(work, 'up');

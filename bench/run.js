@@ -12,7 +12,7 @@
 //            --layouts a,b (only these layouts of bench/layouts.js)
 //            --generated N (layouts drawn from the families after the named ones; 20, quick 4)
 //            --generated-seed S (the first drawn layout's seed, 2811; the next S+1, ...)
-//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, plan (shard plans of every layout), transfers, rm, versions, metadata)
+//            --only SECTIONS (comma-separated, of: main (listing, copy and their peers), layouts, plan (shard plans of every layout), transfers, rm, versions, metadata, verify (compare --checksum and local verification))
 //            --rm-objects N (objects each rm run deletes; 0 skips rm) --only-rm (--only rm)
 //            --versions N (versions for the version listing; 0 skips it)
 //            --metadata N (objects for the metadata scan; 0 skips it)
@@ -34,6 +34,7 @@ const { spawnSync } = require('node:child_process');
 const { spawnFakeS3, GENERATORS, keyEtag, toExternalKey, toInternalKey } = require('./fake-s3');
 const { ensurePeers, ensureS3ls, buildCommand, runPeer, TUNING } = require('./peers');
 const { transfersSection, transferTables } = require('./transfers');
+const { verifySection, verifyTables } = require('./verify');
 const { rmSection } = require('./rm-bench');
 
 const ROOT = path.join(__dirname, '..');
@@ -72,8 +73,8 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--generated N] [--generated-seed S] [--only main,layouts,plan,transfers,rm,versions,metadata] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
-const SECTIONS = ['main', 'layouts', 'plan', 'transfers', 'rm', 'versions', 'metadata'];
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--generated N] [--generated-seed S] [--only main,layouts,plan,transfers,rm,versions,metadata,verify] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
+const SECTIONS = ['main', 'layouts', 'plan', 'transfers', 'rm', 'versions', 'metadata', 'verify'];
 
 function parseArgs(argv) {
   const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, generated: null, generatedSeed: 2811, only: SECTIONS, rmObjects: null, versions: null, metadata: null };
@@ -537,6 +538,7 @@ async function main() {
     if (runs('rm')) await rmRows(ctx);
     if (mode.versions && runs('versions')) await versionsSection(ctx);
     if (mode.metadata && runs('metadata')) await metadataSection(ctx);
+    if (runs('verify')) await verifySection(ctx);
   } finally {
     await fake.close();
   }
@@ -559,7 +561,7 @@ function finishReport(ctx, started, modeName, host) {
 
   // s3blitz's rate over each peer row's rate, per group (same op, same data).
   for (const r of ctx.rows) {
-    if (r.group === 'transfers') continue; // transferTables works out its own ratios
+    if (r.group === 'transfers' || r.group === 'verify') continue; // their tables work out their own ratios
     // Layout rows: the parallel peer (unordered) against s3blitz's unordered listing of the same layout.
     const ref = r.group === 'layouts'
       ? ctx.rows.find((x) => x.group === 'layouts' && x.layout === r.layout && x.tool === 's3blitz' && x.op === 'summarize' && x.condition === 'steady')
@@ -659,7 +661,7 @@ function report(ctx, started, modeName, m) {
   ];
   const foot = [];
   for (const r of ctx.rows) {
-    if (r.group === 'layouts' || r.group === 'transfers' || r.group === 'versions' || r.group === 'metadata') continue; // tables of their own below
+    if (r.group === 'layouts' || r.group === 'transfers' || r.group === 'versions' || r.group === 'metadata' || r.group === 'verify') continue; // tables of their own below
     const unit = r.group === 'copy' || r.group === 'rm' ? 'obj' : 'key';
     if (r.status === 'MISSING' || r.status === 'SKIPPED') {
       foot.push(`${r.tool} ${r.op} ${r.settings}: ${r.reason}`);
@@ -686,6 +688,7 @@ function report(ctx, started, modeName, m) {
   lines.push(...planTable(ctx));
   lines.push(...transferTables(ctx));
   lines.push(...versionMetadataTables(ctx));
+  lines.push(...verifyTables(ctx));
   const md = lines.join('\n') + '\n';
 
   fs.mkdirSync(RESULTS, { recursive: true });

@@ -21,7 +21,8 @@ const { folderPaths } = require('./paths');
 const { targetConnection } = require('../stores/open-store');
 const { DifferenceFolders } = require('./difference-folders');
 const { checksumVerdict, storedChecksums } = require('../stores/stored-checksum');
-const { streamChecksum, canCompute } = require('../stores/content-checksum');
+const { option } = require('../options');
+const { streamChecksum, bufferChecksum, canCompute } = require('../stores/content-checksum');
 
 const CLASSES = ['only-source', 'only-target', 'size-differs', 'content-differs', 'older', 'unknown', 'same'];
 const DIFFERENT = new Set(['only-source', 'only-target', 'size-differs', 'content-differs', 'older']);
@@ -99,9 +100,11 @@ class Comparison {
     this.signal = runSignal(options.signal);
     if (options.allVersions) throw new UsageError('compare and sync take --as-of, not --all-versions (cp --all-versions copies every version)');
     const paths = options.paths || folderPaths(options);
-    // sourceSockets / targetSockets: a sync's copies, besides the list requests.
-    // The stores are the comparison's (srcStore, dstStore: a sync copies through them).
-    const src = openListing(Listing, { ...options, sourceLocation: paths.source, stats: this.stats, signal: this.signal, sockets: options.sourceSockets });
+    // sourceSockets / targetSockets: a sync's copies, besides the list requests, and the
+    // checks' HEADs (one per side per pair checked). The stores are the comparison's
+    // (srcStore, dstStore: a sync copies through them).
+    const heads = options.checksum ? headsPerSide(options) : 0;
+    const src = openListing(Listing, { ...options, sourceLocation: paths.source, stats: this.stats, signal: this.signal, sockets: Math.max(options.sourceSockets || 0, heads) || undefined });
     this.srcListing = src.listing;
     this.srcStore = src.store;
     this.closers = [src.close];
@@ -110,7 +113,7 @@ class Comparison {
       // --as-of reads the source as it was; the target is compared as it is now.
       const tgt = { ...targetConnection(options), source: undefined, bucket: undefined, prefix: undefined, pathFilters: undefined,
         stats: this.stats, signal: this.signal, progress: this.srcListing.progress.forOtherSide(), startAfter: undefined, stopAt: undefined, targetSide: true,
-        sockets: options.targetSockets, asOf: undefined, allVersions: undefined, versionId: undefined };
+        sockets: Math.max(options.targetSockets || 0, heads) || undefined, asOf: undefined, allVersions: undefined, versionId: undefined };
       this.mapper = createKeyMapper({
         sourcePrefix: paths.source.base ?? this.srcListing.range.prefix,
         targetPrefix: dstLoc.prefix,
@@ -156,6 +159,14 @@ class Comparison {
     // How each pair on both sides was judged ('size', 'size+time', 'etag', 'checksum
     // CRC64NVME', 'part sizes', 'read'): counts, for the report.
     this.judgedBy = {};
+  }
+
+  // Pairs checked at once: a check of stored checksums is a HEAD per S3 side (and, against
+  // a folder, the file hashed), so as many as --head-concurrency allows; one that may read
+  // both objects (--checksum=download) CHECKS_READING.
+  get checksAtOnce() {
+    const o = this.options;
+    return o.checksum && o.checksum !== 'download' ? headsPerSide(o) : CHECKS_READING;
   }
 
   _judged(how, cls) {
@@ -223,6 +234,14 @@ class Comparison {
 
   async _checkContent(src, dst, verdict) {
     const { srcStore, dstStore } = this;
+    const etags = !this.options.ignoreEtags;
+    if (this.localSide && this.options.checksum) {
+      // A small file against a single-part object: the file's MD5 against the object's MD5
+      // ETag settles a match with no request. Another value (or an ETag that is no MD5:
+      // SSE-KMS) is left to the stored checksum below.
+      const [file, object] = srcStore.type === 'local' ? [[srcStore, src], dst] : [[dstStore, dst], src];
+      if (file[1].Size <= READ_WHOLE && md5Etag(object, etags) && await contentMd5(file[0], file[1], this) === object.ETag.replace(/"/g, '')) return this._judged('read', 'same');
+    }
     if (this.options.checksum) {
       const [a, b] = await Promise.all([storedChecksumHead(srcStore, src, this), storedChecksumHead(dstStore, dst, this)]);
       const by = a && b ? checksumVerdict(a, b) : this.localSide && (a || b) ? await this._fileChecksum(a ? [dstStore, dst] : [srcStore, src], a || b) : null;
@@ -239,7 +258,6 @@ class Comparison {
       if (!this.options.checksum) return 'unknown';
     }
     // Reading an object's bytes (a download) only where asked for: --checksum=download.
-    const etags = !this.options.ignoreEtags;
     if (this.options.checksum !== 'download' && (readsObject(srcStore, src, etags) || readsObject(dstStore, dst, etags))) return 'unknown';
     const [ha, hb] = await Promise.all([contentMd5(srcStore, src, this, etags), contentMd5(dstStore, dst, this, etags)]);
     return this._judged('read', ha === hb ? 'same' : 'content-differs');
@@ -250,7 +268,9 @@ class Comparison {
   async _fileChecksum([store, item], head) {
     const stored = storedChecksums(head).find((c) => c.full && canCompute(c.algorithm));
     if (!stored) return null;
-    const value = await streamChecksum(await store.readStream(item, this.signal), stored.algorithm);
+    const value = item.Size <= READ_WHOLE && store.readSmall
+      ? await bufferChecksum(store.readSmall(item), stored.algorithm)
+      : await streamChecksum(await store.readStream(item, this.signal), stored.algorithm);
     return { same: value === stored.value, how: `checksum ${stored.algorithm}` };
   }
 
@@ -300,20 +320,28 @@ const readsObject = (store, item, etags) => store.type !== 'local' && !md5Etag(i
 // MD5 of an object's bytes: a single-part S3 ETag is one already; otherwise read them.
 async function contentMd5(store, item, cmp, etags = true) {
   if (md5Etag(item, etags)) return item.ETag.replace(/"/g, '');
+  if (item.Size <= READ_WHOLE && store.readSmall) return crypto.createHash('md5').update(store.readSmall(item)).digest('hex');
   const hash = crypto.createHash('md5');
   for await (const chunk of await store.readStream(item, cmp.signal)) hash.update(chunk);
   return hash.digest('hex');
 }
 
-// Content checks in flight at once, each one or two HEAD or GET requests per side.
-const CHECKS_AT_ONCE = 64;
+// Files up to this size are hashed from one synchronous read (LocalStore#readSmall), larger
+// ones streamed: a short block of the event loop against a stream's per-file overhead.
+const READ_WHOLE = 1024 * 1024;
+// Checks in flight at once that may read objects (a GET per side): enough to keep the
+// sockets busy, few enough that their buffers stay small.
+const CHECKS_READING = 64;
+// HEADs in flight per side while checking stored checksums: half of --head-concurrency,
+// which counts both sides' requests.
+const headsPerSide = (options) => Math.max(1, Math.ceil(option(options, 'headConcurrency') / 2));
 // Pairs waiting for a check before the merge pauses.
 const CHECKS_WAITING = 1000;
 
 // Runs pairs through classify with bounded concurrency for the ones that need requests,
 // calling onPair(pair, cls) for each.
 async function classifyAll(cmp, onPair, { onSeen, stopSignal } = {}) {
-  const limit = pLimit(CHECKS_AT_ONCE);
+  const limit = pLimit(cmp.checksAtOnce);
   let pending = 0, waiter = null, failure = null;
   for await (const pair of cmp.pairs()) {
     if (failure) break;

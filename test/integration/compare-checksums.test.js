@@ -127,7 +127,7 @@ test(`a folder against a bucket by stored checksums, both ways, without reading 
   const bucket = await createBucket();
   const client = s3client();
   const want = { classes: {}, judged: {} }, stored = { classes: {}, judged: {} };
-  let gets = 0;
+  let gets = 0, heads = 0;
   const add = (w, cls, how) => { w.classes[cls] = (w.classes[cls] || 0) + 1; if (how) w.judged[how] = (w.judged[how] || 0) + 1; };
   const note = (cls, how, download) => { add(want, cls, how); if (download) add(stored, 'unknown'); else add(stored, cls, how); };
   try {
@@ -144,11 +144,14 @@ test(`a folder against a bucket by stored checksums, both ways, without reading 
       if (multipart) await write(bucket, key, body, { partSize: 5 * MiB, checksum: kind === 'multipart-full' ? 'full' : 'none' });
       else await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...(kind === 'none' ? {} : { ChecksumAlgorithm: kind }) }));
       const cls = differs ? 'content-differs' : 'same';
+      // A small file whose MD5 is its object's ETag needs no request; any other pair a HEAD.
+      if (multipart || differs) heads++;
       if (kind === 'multipart-full') note(cls, 'checksum CRC64NVME');
-      else if (kind === 'none' || kind === 'multipart-none') { note(cls, 'read', multipart); if (multipart) gets++; } else note(cls, `checksum ${kind}`);
+      else if (kind === 'none' || kind === 'multipart-none') { note(cls, 'read', multipart); if (multipart) gets++; } else note(cls, differs ? `checksum ${kind}` : 'read');
     }
-    // A single-part object's ETag is its MD5: the file is read, the object is not. Only
-    // multipart objects with no checksum are read, and only with --checksum=download.
+    // A single-part object's ETag is its MD5: the file is read, the object is not; a file
+    // that does not match it is judged by the stored checksum. Only multipart objects with
+    // no checksum are read, and only with --checksum=download.
     for (const [a, b] of [[dir, `s3://${bucket}`], [`s3://${bucket}`, dir]]) {
       for (const [flag, w, reads] of [['--checksum=download', want, gets], ['--checksum', stored, 0]]) {
         const res = await runCli(['compare', a, b, flag, '--json']);
@@ -157,6 +160,7 @@ test(`a folder against a bucket by stored checksums, both ways, without reading 
         expect(Object.fromEntries(Object.entries(out.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]))).toEqual(w.classes);
         expect(out.judgedBy).toEqual(w.judged);
         expect(out.stats.requests.GET || 0).toBe(reads);
+        expect(out.stats.requests.HEAD || 0).toBe(heads);
       }
     }
   } finally {
