@@ -282,9 +282,11 @@ export interface WriteOptions {
   /**
    * The checksum every upload (from files and streams) sends and has confirmed: default
    * CRC64NVME, or 'none' (or false) for servers that reject x-amz-checksum-* headers.
-   * Case does not matter.
+   * Given, it is also what each CopyObject copy is stored with (the server computes it);
+   * not given, a copy keeps its source's checksum. Case does not matter. SHA512, MD5 and
+   * XXHASH* are read and compared where objects store them, but refused here.
    */
-  checksumAlgorithm?: 'CRC64NVME' | 'CRC32' | 'CRC32C' | 'SHA256' | 'SHA1' | 'none' | false | string;
+  checksumAlgorithm?: 'CRC64NVME' | 'CRC32C' | 'CRC32' | 'SHA256' | 'SHA1' | 'none' | false | string;
 }
 
 export interface RunOptions {

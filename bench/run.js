@@ -23,7 +23,8 @@
 // the target bucket's count plus a digest of keys/sizes/ETags for copies), so
 // a crashed or partial run shows as FAILED rather than fast.
 // Writes bench/results/<date>.json, latest.json and latest.md (a quick run
-// writes latest-quick.* so it never replaces the README numbers). Exits 0
+// writes latest-quick.* so it never replaces the README numbers; an --only run
+// latest-<sections>.*). Exits 0
 // whatever the numbers are; non-zero only if the harness itself broke.
 
 const fs = require('node:fs');
@@ -694,7 +695,9 @@ function report(ctx, started, modeName, m) {
   fs.mkdirSync(RESULTS, { recursive: true });
   const json = JSON.stringify({ date, mode: modeName, machine: m, settings: { ...opts, ...ctx.mode, timeoutSec: ctx.timeoutSec },
     peers: { versions: peers.versions, missing: peers.missing, tuning: TUNING }, rows: ctx.rows }, null, 2) + '\n';
-  const suffix = modeName === 'quick' ? '-quick' : '';
+  // A run of some sections (--only) writes latest-<sections>.*, never the whole run's latest.*.
+  const some = SECTIONS.every((x) => opts.only.includes(x)) ? '' : `-${opts.only.join('+')}`;
+  const suffix = (modeName === 'quick' ? '-quick' : '') + some;
   fs.writeFileSync(path.join(RESULTS, `${date.replace(/:/g, '-')}${suffix}.json`), json);
   fs.writeFileSync(path.join(RESULTS, `latest${suffix}.json`), json);
   fs.writeFileSync(path.join(RESULTS, `latest${suffix}.md`), md);

@@ -80,7 +80,7 @@ const OPTIONS = {
   noOverwrite: {},
   // The checksum every upload sends and has confirmed (transfer/write-checksum.js); none for
   // servers that reject x-amz-checksum-* headers.
-  checksumAlgorithm: { default: 'CRC64NVME', help: 'checksum every upload sends and checks: CRC64NVME, CRC32, CRC32C, SHA256, SHA1 or none' },
+  checksumAlgorithm: { default: 'CRC64NVME', help: 'checksum every upload sends and checks: CRC64NVME, CRC32C, CRC32, SHA256, SHA1 or none; when named, also the one server-side copies (CopyObject) are stored with' },
   // Copies.
   copyConcurrency: { default: 500, type: 'int', min: 1, help: 'small objects copied at once' },
   largeCopyConcurrency: { default: 75, type: 'int', min: 1, help: 'large objects copied at once' },

@@ -24,6 +24,7 @@ function copyHeaders(p) {
   if (p.SSEKMSKeyId) h['x-amz-server-side-encryption-aws-kms-key-id'] = p.SSEKMSKeyId;
   if (p.RequestPayer) h['x-amz-request-payer'] = 'requester';
   if (p.Tagging !== undefined) { h['x-amz-tagging'] = p.Tagging; h['x-amz-tagging-directive'] = 'REPLACE'; }
+  if (p.ChecksumAlgorithm) h['x-amz-checksum-algorithm'] = p.ChecksumAlgorithm;
   return h;
 }
 

@@ -70,6 +70,7 @@ async function copySmall(job) {
     CopySourceIfMatch: item.ETag || undefined,
     ...commonWriteParams(w, item.StorageClass),
     ...noOverwriteParams(w),
+    ...(w.copyChecksumAlgorithm ? { ChecksumAlgorithm: w.copyChecksumAlgorithm } : {}),
   };
   if (w.replace) {
     const head = await headSource(job);

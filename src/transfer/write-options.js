@@ -67,6 +67,10 @@ function normalizeWriteOptions(o = {}) {
   }
   if (checksum !== 'NONE' && !ALGORITHMS.includes(checksum)) throw new UsageError(`--checksum-algorithm must be one of ${ALGORITHMS.join(', ')} or none, not ${JSON.stringify(String(o.checksumAlgorithm))}`);
   w.checksumAlgorithm = checksum === 'NONE' ? null : checksum;
+  // Named by the user, it is also what server-side copies are stored with (CopyObject's
+  // x-amz-checksum-algorithm: the server computes it from the bytes). Left at the default, a
+  // copy keeps the source's checksum (S3 adds CRC64NVME where the source has none).
+  w.copyChecksumAlgorithm = o.checksumAlgorithm !== undefined && w.checksumAlgorithm ? checksum : null;
   if (o.requestPayer !== undefined) {
     if (o.requestPayer !== 'requester') throw new UsageError('--request-payer must be "requester"');
     w.RequestPayer = 'requester';

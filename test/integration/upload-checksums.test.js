@@ -9,7 +9,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
-const { HeadObjectCommand } = require('@aws-sdk/client-s3');
+const { HeadObjectCommand, ListObjectsV2Command } = require('@aws-sdk/client-s3');
 const { createBucket, s3client, libOptions, runCli } = require('../helpers/s3env');
 const { prng } = require('../generators/prng');
 const { streamChecksum } = require('../../src/stores/content-checksum');
@@ -85,9 +85,30 @@ test(`stdin: a stream of drawn length carries its checksum, in one PutObject or 
   }
 });
 
-test('an algorithm that is not one is refused before anything is written', async () => {
+test('an algorithm that is not one, or one s3blitz does not write, is refused before anything is written', async () => {
   const bucket = await createBucket();
-  const res = await runCli(['cp', '-', `s3://${bucket}/x`, '--checksum-algorithm', 'md5'], { input: Buffer.from('x') });
+  const res = await runCli(['cp', '-', `s3://${bucket}/x`, '--checksum-algorithm', 'crc16'], { input: Buffer.from('x') });
   expect(res.code).toBe(2);
-  expect(res.stderr.trim()).toBe('s3blitz: --checksum-algorithm must be one of CRC64NVME, CRC32, CRC32C, SHA256, SHA1 or none, not "md5"');
+  expect(res.stderr.trim()).toBe('s3blitz: --checksum-algorithm must be one of CRC64NVME, CRC32C, CRC32, SHA256, SHA1 or none, not "crc16"');
+  const md5 = await runCli(['cp', '-', `s3://${bucket}/x`, '--checksum-algorithm', 'md5'], { input: Buffer.from('x') });
+  expect(md5.code).toBe(2);
+  expect(md5.stderr.trim()).toBe('s3blitz: --checksum-algorithm MD5: s3blitz reads and compares it where objects store it, but writes only CRC64NVME, CRC32C, CRC32, SHA256, SHA1 (the ones it has been tried against)');
+  const listed = await s3client().send(new ListObjectsV2Command({ Bucket: bucket }));
+  expect(listed.KeyCount).toBe(0);
+});
+
+// A copy within the endpoint (CopyObject) keeps its source's checksum; --checksum-algorithm
+// named on the command line makes the server compute that one for the copy.
+test(`server-side copies: --checksum-algorithm named stores that algorithm, computed from the bytes (seed ${SEED})`, async () => {
+  const r = prng(SEED + 2);
+  const src = await createBucket();
+  const dst = await createBucket();
+  const body = r.bytes(1 + r.int(100000));
+  const up = await runCli(['cp', '-', `s3://${src}/k`, '--checksum-algorithm', 'none'], { input: body });
+  expect(up.stderr).toBe('');
+  for (const algorithm of ['CRC32C', 'SHA256']) {
+    const res = await runCli(['cp', `s3://${src}/k`, `s3://${dst}/${algorithm}`, '--checksum-algorithm', algorithm]);
+    expect(res.stderr).toBe('');
+    expect(await stored(dst, algorithm)).toEqual({ [`Checksum${algorithm}`]: await expected(body, algorithm, false) });
+  }
 });
