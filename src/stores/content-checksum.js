@@ -5,9 +5,10 @@
 //
 // Implementations chosen by measurement on this 2-core machine (GiB/s of one core, 64 MiB
 // in 1 MiB chunks): CRC32 with zlib.crc32 (native, 4.1); SHA-256 and SHA-1 with node:crypto
-// (native, 1.6; SHA-512 and MD5 too); CRC64NVME and CRC32C in WebAssembly (crc-wasm.js, 1.0-1.4; the SDK's
-// JavaScript does 0.3-0.4). Uploads and downloads hash every byte with these, where the
-// request is sent (the request thread).
+// (native, 1.6; SHA-512 and MD5 0.7); CRC64NVME and CRC32C in WebAssembly (crc-wasm.js, 1.0-1.4; the SDK's
+// JavaScript does 0.3-0.4; `node bench/hash-rates.js`). Uploads and whole downloads hash
+// every byte with these where the request is sent (the request thread); ranged downloads
+// read their ranges back and hash them on the main thread (fileRangeChecksum).
 const crypto = require('crypto');
 const fs = require('fs');
 const zlib = require('zlib');
