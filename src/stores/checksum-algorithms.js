@@ -27,6 +27,12 @@ const field = (name) => BY_NAME.get(name).field;
 /** The header that carries an algorithm's value: x-amz-checksum-crc64nvme. */
 const header = (name) => BY_NAME.get(name).header;
 
+/**
+ * The parameters that send a body's checksum with PutObject or UploadPart (the value, and
+ * the algorithm's name, which some servers need beside it); none without a value.
+ */
+const sentChecksum = (name, value) => (value ? { [field(name)]: value, ChecksumAlgorithm: name } : {});
+
 /** The names --checksum-algorithm takes. */
 const WRITABLE = TABLE.filter((a) => a.write).map((a) => a.name);
 
@@ -41,4 +47,4 @@ function checksumFieldsOfHeaders(h) {
   return out;
 }
 
-module.exports = { TABLE, WRITABLE, field, header, checksumFieldsOfHeaders };
+module.exports = { TABLE, WRITABLE, field, header, sentChecksum, checksumFieldsOfHeaders };

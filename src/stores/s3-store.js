@@ -22,7 +22,7 @@ const { decodeUrlKey, PageError } = require('./list-parser');
 const { readFilePart, openFileSink, checkReceived } = require('./file-io');
 const { bufferChecksum, newChecksum, canCompute } = require('./content-checksum');
 const { storedChecksums } = require('./stored-checksum');
-const { field } = require('./checksum-algorithms');
+const { sentChecksum } = require('./checksum-algorithms');
 const { parseListObjectVersions } = require('./version-parser');
 const { leanTagging } = require('./lean-tagging');
 const { probeConditionalDeletes, probeConditionalWrite } = require('./conditional-probe');
@@ -312,7 +312,7 @@ class S3Store {
     const { body, md5 } = readFilePart(file);
     const Command = params.UploadId !== undefined ? UploadPartCommand : PutObjectCommand;
     const checksum = file.checksum ? await bufferChecksum(body, file.checksum) : undefined;
-    const sent = checksum ? { [field(file.checksum)]: checksum, ChecksumAlgorithm: file.checksum } : {};
+    const sent = sentChecksum(file.checksum, checksum);
     const out = await this._send(Command, { ...params, ...sent, Body: body, ContentLength: body.length, ContentMD5: md5 }, signal);
     return { ...out, ETag: out.ETag, bytes: body.length, checksum };
   }

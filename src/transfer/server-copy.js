@@ -10,6 +10,7 @@ const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SING
 const { ObjectError } = require('../errors');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
 const { storedChecksums } = require('../stores/stored-checksum');
+const { headWritten } = require('./write-checksum');
 
 async function headSource(job, partNumber, ifMatch = true) {
   const { src, item, stats, signal } = job;
@@ -151,22 +152,14 @@ async function proveCopy(job, sourceHead, etag) {
   const { src, dst, item, key, stats, signal } = job;
   // A target found to store no checksum on a multipart copy (MinIO, SeaweedFS) is asked once.
   if (dst.copiesUnchecksummed) { stats.checksumsUnconfirmed++; return; }
-  stats.count('HEAD');
-  let copy;
-  try {
-    copy = await dst.headObject({ Key: key, IfMatch: etag, ChecksumMode: 'ENABLED' }, signal);
-  } catch (err) {
-    // A target the run may write but not read (s3:PutObject only) cannot be asked.
-    if (httpStatus(err) !== 403) throw err;
-    stats.checksumsUnconfirmed++;
-    return;
-  }
+  const copy = await headWritten(dst, key, etag, stats, signal);
+  if (!copy) { stats.checksumsUnconfirmed++; return; }
   const stored = storedChecksums(copy);
   if (!stored.length) dst.copiesUnchecksummed = true;
   const theirs = stored.find((c) => c.full);
   let ours = null;
   if (theirs) {
-    if (!sourceHead) { stats.count('HEAD'); sourceHead = await src.headObject({ Key: item.Key, VersionId: item.VersionId, IfMatch: item.ETag || undefined, ChecksumMode: 'ENABLED' }, signal); }
+    if (!sourceHead) sourceHead = await headSource(job);
     ours = storedChecksums(sourceHead).find((c) => c.full && c.algorithm === theirs.algorithm) || null;
   }
   if (!ours) { stats.checksumsUnconfirmed++; return; }

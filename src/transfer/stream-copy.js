@@ -59,7 +59,7 @@ async function copyWhole(job) {
     const params = await writeParams(job, out);
     // --checksum-algorithm none: no checksum header at all (a target that rejects them).
     const stored = job.w.checksumAlgorithm ? storedChecksums(out).find((c) => c.full) : null;
-    const sum = stored ? { [wc.field(stored.algorithm)]: stored.value, ChecksumAlgorithm: stored.algorithm } : {};
+    const sum = stored ? wc.sentChecksum(stored.algorithm, stored.value) : {};
     job.stats.count('PUT');
     const put = await job.dst.putObject({ ...params, ...noOverwriteParams(job.w), ...sum, Key: job.key, Body: body, ContentLength: out.ContentLength }, ac.signal);
     if (stored) wc.checkAnswer(stored.algorithm, stored.value, put, job.stats, 'PutObject');
@@ -90,8 +90,7 @@ async function copyParts(job) {
     first = null;
     if (PartNumber !== 1) body = await readRange(await getSource(job, `bytes=${start}-${end}`, signal), end - start + 1, signal);
     const checksum = algorithm ? await bufferChecksum(body, algorithm) : undefined;
-    const sum = checksum ? { [wc.field(algorithm)]: checksum, ChecksumAlgorithm: algorithm } : {};
-    const out = await job.dst.uploadPart({ Key: job.key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer: job.w.RequestPayer, ...sum }, signal);
+    const out = await job.dst.uploadPart({ Key: job.key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer: job.w.RequestPayer, ...wc.sentChecksum(algorithm, checksum) }, signal);
     return algorithm ? { ETag: out.ETag, checksum, answer: out } : out.ETag;
   }, { algorithm });
 }

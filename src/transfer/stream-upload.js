@@ -24,7 +24,7 @@ async function uploadStream({ store, key, stream, w = {}, partSize = STREAM_PART
   const params = { ...mergedHeaders(null, w), ContentType: w.ContentType || contentTypeFor(key), ...commonWriteParams(w), Tagging: w.Tagging };
   const algorithm = w.checksumAlgorithm || undefined;
   const checksumOf = async (body) => (algorithm ? bufferChecksum(body, algorithm) : undefined);
-  const sent = (value) => (value ? { [wc.field(algorithm)]: value, ChecksumAlgorithm: algorithm } : {});
+  const sent = (value) => wc.sentChecksum(algorithm, value);
   const parts = partsOf(stream, partSize);
   let first = await parts.next();
   const second = first.done ? first : await parts.next();

@@ -12,7 +12,7 @@ const { combineParts, canCombine } = require('../stores/crc-combine');
 const { ObjectError } = require('../errors');
 const { httpStatus } = require('../stores/s3-errors');
 
-const { WRITABLE: ALGORITHMS, field } = require('../stores/checksum-algorithms');
+const { WRITABLE: ALGORITHMS, field, sentChecksum } = require('../stores/checksum-algorithms');
 
 /** CreateMultipartUpload parameters for an upload completed with a checksum of algorithm. */
 function createParams(algorithm) {
@@ -71,15 +71,7 @@ function checkAnswer(algorithm, sent, answer, stats, what) {
 async function confirmCompleted(algorithm, whole, done, { store, key, stats, signal }) {
   if (!algorithm) return;
   if (done && done[field(algorithm)]) { checkAnswer(algorithm, whole, done, stats, 'CompleteMultipartUpload'); return; }
-  if (stats) stats.count('HEAD');
-  let head;
-  try {
-    head = await store.headObject({ Key: key, IfMatch: (done && done.ETag) || undefined, ChecksumMode: 'ENABLED' }, signal);
-  } catch (err) {
-    // A target the run may write but not read (s3:PutObject only) cannot be asked.
-    if (httpStatus(err) !== 403) throw err;
-    head = null;
-  }
+  const head = await headWritten(store, key, done && done.ETag, stats, signal);
   try {
     checkAnswer(algorithm, whole, head, stats, 'the completed upload');
   } catch (err) {
@@ -87,4 +79,19 @@ async function confirmCompleted(algorithm, whole, done, { store, key, stats, sig
   }
 }
 
-module.exports = { ALGORITHMS, field, createParams, partEntry, uploadChecksum, completeParams, checkAnswer, confirmCompleted };
+/**
+ * A HeadObject (checksum mode on, counted) of an object this run has just written, as the
+ * ETag it was written with; null where the target may be written but not read (403, a
+ * policy with s3:PutObject only): its checksum cannot be asked.
+ */
+async function headWritten(store, key, etag, stats, signal) {
+  if (stats) stats.count('HEAD');
+  try {
+    return await store.headObject({ Key: key, IfMatch: etag || undefined, ChecksumMode: 'ENABLED' }, signal);
+  } catch (err) {
+    if (httpStatus(err) !== 403) throw err;
+    return null;
+  }
+}
+
+module.exports = { ALGORITHMS, field, sentChecksum, headWritten, createParams, partEntry, uploadChecksum, completeParams, checkAnswer, confirmCompleted };
