@@ -22,7 +22,7 @@ class FileChanged extends Error {}
  * other parts come from), or that is shorter than the range, throws FileChanged: its object
  * would mix two versions.
  */
-function readFilePart(spec) {
+function readFilePart(spec, alloc = (n) => Buffer.allocUnsafeSlow(n)) {
   const { path: file, position = 0, length, expect, maxLength } = spec;
   const fd = fs.openSync(file, 'r');
   try {
@@ -30,8 +30,8 @@ function readFilePart(spec) {
     if (expect && (before.size !== expect.size || before.mtimeMs !== expect.mtimeMs)) throw new FileChanged('changed while it was being uploaded');
     const n = length === undefined ? before.size - position : length;
     if (maxLength !== undefined && n > maxLength) throw new FileChanged(`grew to ${before.size} bytes since it was listed`);
-    // allocUnsafeSlow: a buffer of its own, which can move to another thread without a copy.
-    const body = Buffer.allocUnsafeSlow(n);
+    // allocUnsafeSlow (the default): a buffer of its own, which can move to another thread without a copy.
+    const body = alloc(n);
     for (let done = 0; done < n;) {
       const got = fs.readSync(fd, body, done, n - done, position + done);
       if (got === 0) throw new FileChanged('got shorter while it was being read');
@@ -103,6 +103,26 @@ async function openFileSink(spec) {
   };
 }
 
+// Bodies of parts, kept for the next part of the same size once their request is over: a
+// fresh buffer per part is garbage the request thread collects by hand every 16 MB (a full
+// collection per part of 16 MiB), and holds memory until it does. At most SPARE_BYTES kept;
+// bodies under SPARE_MIN are left to the collector.
+const SPARE_MIN = 1 << 20, SPARE_BYTES = 256 << 20;
+const spare = new Map(); // size -> buffers
+let spareBytes = 0;
+function takeBody(n) {
+  const kept = n >= SPARE_MIN ? spare.get(n) : null;
+  if (!kept || !kept.length) return Buffer.allocUnsafeSlow(n);
+  spareBytes -= n;
+  return kept.pop();
+}
+function giveBack(body) {
+  if (body.length < SPARE_MIN || spareBytes + body.length > SPARE_BYTES) return;
+  if (!spare.has(body.length)) spare.set(body.length, []);
+  spare.get(body.length).push(body);
+  spareBytes += body.length;
+}
+
 /**
  * Sends a request on an HttpPool, with its body read from a file (request.file.read: the
  * spec of readFilePart; Content-MD5 and Content-Length are set here, unsigned) or its answer
@@ -116,16 +136,21 @@ async function fetchWithFile(pool, request, track) {
   const { file } = request;
   if (file && file.read) {
     const spec = file.read;
-    const { body, md5 } = readFilePart(spec);
-    let headers = { ...request.options.headers, 'content-length': String(body.length) };
-    if (md5) headers['content-md5'] = md5;
-    let checksum;
-    if (spec.checksum) {
-      checksum = await bufferChecksum(body, spec.checksum);
-      headers = { ...headers, ...signLater(spec.sign, { [checksumHeader(spec.checksum)]: checksum }, spec.anonymous) };
+    const { body, md5 } = readFilePart(spec, takeBody);
+    // Once the request is over (answered, or its socket destroyed), nothing reads the body.
+    try {
+      let headers = { ...request.options.headers, 'content-length': String(body.length) };
+      if (md5) headers['content-md5'] = md5;
+      let checksum;
+      if (spec.checksum) {
+        checksum = await bufferChecksum(body, spec.checksum);
+        headers = { ...headers, ...signLater(spec.sign, { [checksumHeader(spec.checksum)]: checksum }, spec.anonymous) };
+      }
+      const res = await pool.fetch({ ...request, file: undefined, body, options: { ...request.options, headers } }, track);
+      return { ...res, bytes: body.length, checksum, recycled: body.length >= SPARE_MIN };
+    } finally {
+      giveBack(body);
     }
-    const res = await pool.fetch({ ...request, file: undefined, body, options: { ...request.options, headers } }, track);
-    return { ...res, bytes: body.length, checksum };
   }
   if (file && file.write) {
     const out = await openFileSink(file.write);

@@ -12,13 +12,23 @@ const { fetchWithFile, FileChanged } = require('./file-io');
 
 let pool = null;
 
-// Almost all of this thread's garbage is socket buffers. V8 counts them as external memory
-// and collects them by itself only after some 64 MB, on top of a burst of pages in flight;
-// collecting after every 16 MB of answers keeps the thread's memory near one burst.
+// Almost all of this thread's garbage is buffers: answers held whole, TLS reads, bodies read
+// from files. V8 counts them as external memory and collects them by itself only after some
+// 64 MB, on top of a burst of pages in flight; collecting after every 16 MB of them keeps the
+// thread's memory near one burst. Plain sockets read into a buffer of their own, so a
+// download written to a file makes no such garbage and forces no collection.
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc');
 const COLLECT_EVERY = 16 << 20;
-let received = 0;
+let received = 0, counted = 0;
+// Buffers allocated since the last look: the pool's answers, and a body read from a file
+// (unless it is kept for the next part: file-io.js).
+function allocatedSince(m, buf) {
+  const a = pool.allocated;
+  const n = a - counted + (m.request.file && m.request.file.read && !buf.recycled ? buf.bytes || 0 : 0);
+  counted = a;
+  return n;
+}
 const inflight = new Map(); // id -> its call, or null until the request is sent
 const cancelled = new Set();
 
@@ -57,13 +67,13 @@ function start(msg) {
       if (m.op === 'full') {
         const body = !buf.body ? null : movable(buf.body) ? buf.body : new Uint8Array(buf.body); // an exact copy can move
         reply({ id: m.id, status: buf.status, head: buf.head, body, bytes: buf.bytes, checksum: buf.checksum }, body ? movable(body) : undefined);
-        if ((received += buf.bytes || (body ? body.length : 0)) > COLLECT_EVERY) { received = 0; collect(); }
+        if ((received += allocatedSince(m, buf)) > COLLECT_EVERY) { received = 0; collect(); }
         return;
       }
       const page = parseListColumns(buf);
       const c = page.columns;
       reply({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);
-      if ((received += buf.length) > COLLECT_EVERY) { received = 0; collect(); }
+      if ((received += allocatedSince(m, buf)) > COLLECT_EVERY) { received = 0; collect(); }
     }, (err) => {
       if (err instanceof FallBack) reply({ id: m.id, fallback: err.message, status: err.status });
       else reply({ id: m.id, error: err.message, code: err.code, changed: err instanceof FileChanged });

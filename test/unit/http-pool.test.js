@@ -50,11 +50,17 @@ const req = (port, path = '/b?list-type=2', headers = {}) => ({
 });
 
 // Writes text one piece at a time, each in its own TCP segment as far as Node can make it.
-function dribble(socket, text, size) {
+// done: called once the last piece is written.
+function dribble(socket, text, size, done = () => {}) {
   const pieces = [];
   for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
   let i = 0;
-  const next = () => { if (i < pieces.length && !socket.destroyed) { socket.write(pieces[i++], 'latin1'); setImmediate(next); } };
+  const next = () => {
+    if (socket.destroyed) return;
+    if (i === pieces.length) { done(); return; }
+    socket.write(pieces[i++], 'latin1');
+    setImmediate(next);
+  };
   next();
 }
 
@@ -85,6 +91,39 @@ describe('HttpPool', () => {
       pool.destroy();
       await srv.close();
     }
+  });
+
+  // A socket reads every chunk into the same buffer (onread): what the pool keeps of a
+  // chunk (a head cut in two, the pieces of a chunked or unframed body) must be a copy, or
+  // the next read overwrites it. Bodies of bytes that all differ show any such overwrite.
+  test('bodies of varied bytes come out whole however the reads split them; a sink allocates nothing', async () => {
+    const body = require('crypto').randomBytes(6000).toString('hex');
+    const answers = {
+      length: `HTTP/1.1 200 OK\r\nX-Pad: ${'h'.repeat(300)}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      chunked: `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${(5000).toString(16)}\r\n${body.slice(0, 5000)}\r\n${(body.length - 5000).toString(16)}\r\n${body.slice(5000)}\r\n0\r\n\r\n`,
+    };
+    for (const [kind, answer] of Object.entries(answers)) {
+      for (const size of [1, 7, 333, 4096, 100000]) {
+        const srv = await rawServer((head, socket) => dribble(socket, answer, size));
+        pool = new HttpPool(2);
+        expect([kind, size, (await pool.fetch(req(srv.port))).toString('latin1')]).toEqual([kind, size, body]);
+        // The same answer to a sink: the pieces it was handed, copied as they came, make the body.
+        const pieces = [];
+        const before = pool.allocated;
+        const res = await pool.fetch({ ...req(srv.port), sink: (chunk, offset) => pieces.push([offset, Buffer.from(chunk)]) });
+        expect(res.bytes).toBe(body.length);
+        expect(Buffer.concat(pieces.map((p) => p[1])).toString('latin1')).toBe(body);
+        pieces.reduce((at, [offset, chunk]) => { expect(offset).toBe(at); return at + chunk.length; }, 0);
+        // Nothing was allocated for the sink's bytes (only a head cut across reads is copied).
+        expect(pool.allocated - before).toBeLessThan(1000);
+        pool.destroy();
+        await srv.close();
+      }
+    }
+    // Until the server closes: the body is kept in pieces, each a copy.
+    const srv = await rawServer((head, socket) => { socket.write(`HTTP/1.1 200 OK\r\n\r\n`); dribble(socket, body, 1000, () => socket.end()); });
+    pool = new HttpPool(2);
+    expect((await pool.fetch(req(srv.port))).toString('latin1')).toBe(body);
   });
 
   test('an answer that runs until the server closes, and Connection: close', async () => {
@@ -208,11 +247,14 @@ describe('HttpPool', () => {
     await srv.close();
   });
 
-  test('https: the server\'s certificate is verified, by name or by IP address, and a chunked answer read', async () => {
+  test('https: the server\'s certificate is verified, by name or by IP address, a chunked answer read, 3 MiB handed to a sink whole', async () => {
     // A self-signed certificate for localhost and 127.0.0.1 (test/fixtures/tls, valid until 2126).
     const dir = path.join(__dirname, '..', 'fixtures', 'tls');
     const cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+    // /large: 3 MiB of varied bytes with its length, to a sink (TLS records read into the socket's one buffer).
+    const large = require('crypto').randomBytes(3 << 20);
     const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert }, (q, r) => {
+      if (q.url === '/large') { r.writeHead(200, { 'content-length': large.length }); r.end(large); return; }
       r.writeHead(q.url === '/missing' ? 404 : 200); // no length: chunked
       r.end(BODY);
     });
@@ -225,6 +267,11 @@ describe('HttpPool', () => {
       expect((await pool.fetch(sreq('127.0.0.1'))).toString()).toBe(BODY);
       expect((await pool.fetch(sreq('localhost'))).toString()).toBe(BODY);
       await expect(pool.fetch(sreq('localhost', '/missing'))).rejects.toMatchObject({ status: 404 });
+      const pieces = [];
+      const got = await pool.fetch({ ...sreq('localhost', '/large'), sink: (chunk) => pieces.push(Buffer.from(chunk)) });
+      expect(got.bytes).toBe(large.length);
+      expect(Buffer.concat(pieces).equals(large)).toBe(true);
+      expect(pieces.length).toBeGreaterThan(1);
       pool.destroy();
       // Without the test's authority, the self-signed certificate is refused.
       pool = new HttpPool(4);
