@@ -6,11 +6,10 @@
 // Implementations chosen by measurement on this 2-core machine (GiB/s of one core, 64 MiB
 // in 1 MiB chunks): CRC32 with zlib.crc32 (native, 4.1); SHA-256 and SHA-1 with node:crypto
 // (native, 1.6; SHA-512 and MD5 0.7); CRC64NVME and CRC32C in WebAssembly (crc-wasm.js, 1.0-1.4; the SDK's
-// JavaScript does 0.3-0.4; `node bench/hash-rates.js`). Uploads and whole downloads hash
-// every byte with these where the request is sent (the request thread); ranged downloads
-// read their ranges back and hash them on the main thread (fileRangeChecksum).
+// JavaScript does 0.3-0.4; `node bench/hash-rates.js`). Uploads and downloads hash every
+// byte with these where the request is sent (the request thread), as the bytes go out or
+// arrive.
 const crypto = require('crypto');
-const fs = require('fs');
 const zlib = require('zlib');
 const { WasmCrc } = require('./crc-wasm');
 
@@ -52,36 +51,10 @@ async function streamChecksum(stream, algorithm) {
   return (await h.digest()).toString('base64');
 }
 
-// Bytes read at once by fileRangeChecksum: large enough that a read costs little per byte,
-// small enough to stay out of the large-object heap's way.
-const FILE_READ = 1024 * 1024;
-
-/**
- * The checksum (base64) of `length` bytes of a file from `start`: a range a download has
- * written, read back where this runs (the main thread, otherwise idle while the request
- * thread receives), so hashing does not slow the thread that writes.
- */
-async function fileRangeChecksum(file, start, length, algorithm) {
-  const h = newChecksum(algorithm);
-  const fh = await fs.promises.open(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(Math.min(FILE_READ, Math.max(1, length)));
-    for (let at = 0; at < length;) {
-      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, length - at), start + at);
-      if (bytesRead === 0) throw new Error(`${file} ended ${length - at} bytes early`);
-      h.update(buf.subarray(0, bytesRead));
-      at += bytesRead;
-    }
-  } finally {
-    await fh.close();
-  }
-  return (await h.digest()).toString('base64');
-}
-
 /** The checksum of one buffer, base64. */
 const bufferChecksum = (buf, algorithm) => streamChecksum([buf], algorithm);
 
 /** The request header that carries a checksum of this algorithm (x-amz-checksum-crc64nvme). */
 const checksumHeader = (algorithm) => `x-amz-checksum-${algorithm.toLowerCase()}`;
 
-module.exports = { streamChecksum, bufferChecksum, fileRangeChecksum, newChecksum, checksumHeader, canCompute };
+module.exports = { streamChecksum, bufferChecksum, newChecksum, checksumHeader, canCompute };

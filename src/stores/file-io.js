@@ -154,7 +154,7 @@ async function fetchWithFile(pool, request, track) {
   }
   if (file && file.write) {
     const out = await openFileSink(file.write);
-    const check = file.write.checksum === 'stored' ? receivedChecksum(out.sink) : null;
+    const check = file.write.checksum ? receivedChecksum(file.write.checksum, out.sink) : null;
     try {
       const res = await pool.fetch({ ...request, file: undefined, sink: check ? check.sink : out.sink }, check ? check.track(track) : track);
       const checksum = check ? await check.verify() : undefined;
@@ -178,19 +178,23 @@ function checkReceived(stored, value) {
 }
 
 /**
- * The checksum of a whole GET's body, taken as it goes to the file: the answer's own
- * full-object checksum, whichever algorithm it is in, is checked before the file gets its
- * name. verify() resolves to the value computed (base64), or undefined where the answer had
- * no checksum to check against; a different value throws ChecksumMismatch. (A ranged
- * download hashes its ranges once written, on the main thread: transfer/download.js.)
+ * The checksum of a GET's body, taken as it goes to the file. how: 'stored' (a whole object:
+ * the answer's own full-object checksum, whichever algorithm it is in, is checked before the
+ * file gets its name) or an algorithm (a range: its checksum is handed back, for the caller to
+ * combine with the other ranges'). verify() resolves to the value computed (base64), or
+ * undefined where the answer had no checksum to check against; a different value throws
+ * ChecksumMismatch.
  */
-function receivedChecksum(sink) {
+function receivedChecksum(how, sink) {
   let call = null, hash, stored = null;
   const start = () => {
-    let c = call;
-    while (c && c.retry) c = c.retry; // sent again on a fresh socket: its answer is the one
-    stored = c && c.headText ? fullChecksumOfHeaders(headerMap(c.headText)) : null;
-    hash = stored && canCompute(stored.algorithm) ? newChecksum(stored.algorithm) : null;
+    if (how !== 'stored') hash = newChecksum(how);
+    else {
+      let c = call;
+      while (c && c.retry) c = c.retry; // sent again on a fresh socket: its answer is the one
+      stored = c && c.headText ? fullChecksumOfHeaders(headerMap(c.headText)) : null;
+      hash = stored && canCompute(stored.algorithm) ? newChecksum(stored.algorithm) : null;
+    }
   };
   return {
     track: (track) => (c) => { call = c; if (track) track(c); },

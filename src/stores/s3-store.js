@@ -321,9 +321,9 @@ class S3Store {
    * An object, or a range of it, written to a file as it arrives (file-io.js fileSink spec:
    * {fd, position} or {tmp, final, mtime}, and length, the bytes expected; checksum: 'stored'
    * checks a whole object's bytes against the answer's full-object checksum before the file
-   * gets its name). Resolves to GetObject's output fields with bytes and checksum (the value
-   * computed; undefined where nothing was checked). A mismatch throws ChecksumMismatch and
-   * leaves no file.
+   * gets its name, an algorithm hashes a range's). Resolves to GetObject's output fields with
+   * bytes and checksum (the value computed; undefined where nothing was checked). A mismatch
+   * throws ChecksumMismatch and leaves no file.
    */
   async getObjectToFile(params, file, signal) {
     if (this.leanObjects && !params.Bucket) {
@@ -337,7 +337,7 @@ class S3Store {
     const sink = await openFileSink(file);
     // As file-io.js's receivedChecksum does on the lean path.
     const want = file.checksum === 'stored' ? storedChecksums(out).find((c) => c.full && canCompute(c.algorithm)) : null;
-    const hash = want ? newChecksum(want.algorithm) : null;
+    const hash = want ? newChecksum(want.algorithm) : file.checksum && file.checksum !== 'stored' ? newChecksum(file.checksum) : null;
     let bytes = 0, checksum;
     try {
       for await (const chunk of out.Body) {

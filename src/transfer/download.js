@@ -10,10 +10,12 @@
 //
 // Every download is checked against the object's stored full-object checksum where it has
 // one: a whole GET (checksum mode on) hashes the bytes as they are written, in the algorithm
-// its answer names, and the file gets its name only if they match; a ranged download reads
-// each range back once written and hashes it on the main thread (measured: hashing where
-// the ranges are received made 4 x 256 MiB downloads 30-55% slower on two cores), and
-// combines them (stores/crc-combine.js) into the value a HEAD gave. A mismatch
+// its answer names, and the file gets its name only if they match; a ranged download hashes
+// each range as it is written, in the algorithm a HEAD gave, and combines the ranges' values
+// (stores/crc-combine.js) into the one the HEAD gave. (Reading ranges back to hash them on the
+// main thread was faster while the request thread spent 3 s a GiB on garbage and small
+// writes; since sockets read into reused buffers, hashing as received takes 24-31% less CPU
+// and is no slower: docs/transfer-benchmark.md.) A mismatch
 // fails the object and leaves no file. Objects with no full-object checksum (none stored, or
 // a composite one) are counted unchecked (stats.checksumsUnconfirmed).
 const fs = require('fs');
@@ -25,12 +27,6 @@ const { storedChecksums } = require('../stores/stored-checksum');
 const { combineParts, canCombine } = require('../stores/crc-combine');
 const { ObjectError } = require('../errors');
 const { checkReceived } = require('../stores/file-io');
-const pLimit = require('p-limit');
-const { fileRangeChecksum } = require('../stores/content-checksum');
-
-// Ranges read back and hashed at once, in the whole process: hashing is one core's work
-// whatever the number; each holds a read buffer (1 MiB).
-const hashing = pLimit(4);
 
 async function download(job) {
   const { item, dst, key } = job;
@@ -82,23 +78,13 @@ async function getRanges(job, target, tmp) {
   try {
     const want = await storedForRanges(job);
     const ranges = partRanges(item.Size, choosePartSize(item.Size, job.partSize, TRANSFER_PART));
-    // Each range is hashed as read back here, not as received there: the request thread,
-    // which also writes every range, would otherwise hash each byte on the same core. The
-    // hashes run beside the next GETs, a few at once (their buffers are the memory).
-    const hashes = [];
-    await runParts(ranges.length, job.partConcurrency, job.signal, async (i, signal) => {
+    const sums = await runParts(ranges.length, job.partConcurrency, job.signal, async (i, signal) => {
       const [start, end] = ranges[i];
-      const out = await get(job, `bytes=${start}-${end}`, { path: tmp, position: start, length: end - start + 1 }, signal);
+      const out = await get(job, `bytes=${start}-${end}`, { path: tmp, position: start, length: end - start + 1, checksum: want ? want.algorithm : undefined }, signal);
       job.stats.bytes += out.bytes;
-      if (want) {
-        hashes[i] = hashing(() => fileRangeChecksum(tmp, start, end - start + 1, want.algorithm));
-        hashes[i].catch(() => {}); // awaited below; a failed GET may leave it unawaited
-      }
+      return { checksum: out.checksum, size: end - start + 1 };
     });
-    if (want) {
-      const sums = await Promise.all(hashes);
-      checkReceived(want, combineParts(want.algorithm, sums.map((checksum, i) => ({ checksum, size: ranges[i][1] - ranges[i][0] + 1 }))));
-    }
+    if (want) checkReceived(want, combineParts(want.algorithm, sums));
     counted(job.stats, Boolean(want));
     if (item.LastModified) await fs.promises.utimes(tmp, new Date(), item.LastModified);
     await fs.promises.rename(tmp, target);
