@@ -192,15 +192,18 @@ describe('HttpPool', () => {
   });
 
   test('destroy ends a request at once with its reason and closes its socket', async () => {
-    const srv = await rawServer(() => {}); // never answers
+    let arrived;
+    const serverSide = new Promise((resolve) => { arrived = resolve; });
+    const srv = await rawServer((head, socket) => arrived(socket)); // never answers
     pool = new HttpPool(4);
     let call;
     const p = pool.fetch(req(srv.port), (c) => { call = c; });
-    await new Promise((r) => setTimeout(r, 50));
+    const socket = await serverSide; // the request is out
+    const closed = new Promise((resolve) => { if (socket.destroyed) resolve(); else socket.once('close', resolve); });
     const reason = new Error('user abort');
     call.destroy(reason);
     await expect(p).rejects.toBe(reason);
-    await new Promise((r) => setTimeout(r, 50));
+    await closed; // the client closed its socket (a test that never closes it times out)
     expect(srv.open).toBe(0);
     await srv.close();
   });
@@ -215,17 +218,32 @@ describe('HttpPool', () => {
   });
 
   test('a request destroyed while it waits for a socket is never sent', async () => {
-    let seen = 0;
-    const srv = await rawServer(() => { seen++; }); // never answers
+    // The server holds every request but the sentinel; once it has all 64 sockets' requests, one
+    // of them is answered: a socket comes free, and a destroyed request still queued would go
+    // out on it before the sentinel. Waits on events, not on time.
+    const paths = [];
+    const sockets = new Map();
+    let allHeld;
+    const held64 = new Promise((resolve) => { allHeld = resolve; });
+    const srv = await rawServer((head, socket) => {
+      const p = head.split(' ')[1];
+      paths.push(p);
+      sockets.set(p, socket);
+      if (p === '/sentinel') socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      if (paths.length === 64) allHeld();
+    });
     pool = new HttpPool(1);
-    const held = Array.from({ length: 64 }, () => pool.fetch(req(srv.port)).catch(() => {}));
+    const held = Array.from({ length: 64 }, (_, i) => pool.fetch(req(srv.port, `/held-${i}`)).catch(() => {}));
     let call;
-    const waiting = pool.fetch(req(srv.port), (c) => { call = c; });
+    const waiting = pool.fetch(req(srv.port, '/destroyed'), (c) => { call = c; });
     const reason = new Error('stop');
     call.destroy(reason);
     await expect(waiting).rejects.toBe(reason);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(seen).toBe(64);
+    await held64;
+    sockets.get('/held-0').write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    expect((await pool.fetch(req(srv.port, '/sentinel'))).toString()).toBe('ok');
+    expect(paths).not.toContain('/destroyed');
+    expect(paths).toHaveLength(65);
     pool.destroy();
     await Promise.all(held);
   });
