@@ -12,11 +12,12 @@ const { fetchWithFile, FileChanged } = require('./file-io');
 
 let pool = null;
 
-// Almost all of this thread's garbage is buffers: answers held whole, TLS reads, bodies read
-// from files. V8 counts them as external memory and collects them by itself only after some
-// 64 MB, on top of a burst of pages in flight; collecting after every 16 MB of them keeps the
-// thread's memory near one burst. Plain sockets read into a buffer of their own, so a
-// download written to a file makes no such garbage and forces no collection.
+// Almost all of this thread's garbage is buffers: answers held whole (list pages, small
+// objects) and bodies read from files. V8 counts them as external memory and collects them
+// by itself only after some 64 MB, on top of a burst of pages in flight; collecting after
+// every 16 MB of them keeps the thread's memory near one burst. Sockets read into a buffer
+// of their own (http-pool.js), so a download written to a file makes no such garbage and
+// forces no collection.
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc');
 const COLLECT_EVERY = 16 << 20;
