@@ -116,11 +116,13 @@ function takeBody(n) {
   spareBytes -= n;
   return kept.pop();
 }
+// Whether the body was kept (else it is garbage, for the request thread's count).
 function giveBack(body) {
-  if (body.length < SPARE_MIN || spareBytes + body.length > SPARE_BYTES) return;
+  if (body.length < SPARE_MIN || spareBytes + body.length > SPARE_BYTES) return false;
   if (!spare.has(body.length)) spare.set(body.length, []);
   spare.get(body.length).push(body);
   spareBytes += body.length;
+  return true;
 }
 
 /**
@@ -138,19 +140,19 @@ async function fetchWithFile(pool, request, track) {
     const spec = file.read;
     const { body, md5 } = readFilePart(spec, takeBody);
     // Once the request is over (answered, or its socket destroyed), nothing reads the body.
+    let res, checksum, recycled;
     try {
       let headers = { ...request.options.headers, 'content-length': String(body.length) };
       if (md5) headers['content-md5'] = md5;
-      let checksum;
       if (spec.checksum) {
         checksum = await bufferChecksum(body, spec.checksum);
         headers = { ...headers, ...signLater(spec.sign, { [checksumHeader(spec.checksum)]: checksum }, spec.anonymous) };
       }
-      const res = await pool.fetch({ ...request, file: undefined, body, options: { ...request.options, headers } }, track);
-      return { ...res, bytes: body.length, checksum, recycled: body.length >= SPARE_MIN };
+      res = await pool.fetch({ ...request, file: undefined, body, options: { ...request.options, headers } }, track);
     } finally {
-      giveBack(body);
+      recycled = giveBack(body);
     }
+    return { ...res, bytes: body.length, checksum, recycled };
   }
   if (file && file.write) {
     const out = await openFileSink(file.write);

@@ -66,14 +66,16 @@ async function putAll(client, bucket, items, concurrency = 24) {
   return refused;
 }
 
-// A tree of day folders (where SeaweedFS skips a folder named by StartAfter) and awkward keys.
+// A tree of day folders (where SeaweedFS skips a folder named by StartAfter) and awkward keys:
+// over three pages, split by the parallel lister. (3,000 and 3,000 made moto's suite run past
+// six minutes of CI's ninety; these are the first of the same seeded sequences.)
 function sourceKeys(seed, keep) {
   const r = prng(seed);
   const tree = [];
-  for (let i = 0; i < 3000; i++) tree.push(`logs/2024/${String(1 + (i % 6)).padStart(2, '0')}/${String(1 + ((i >> 3) % 25)).padStart(2, '0')}/part-${i}.gz`);
+  for (let i = 0; i < 1500; i++) tree.push(`logs/2024/${String(1 + (i % 6)).padStart(2, '0')}/${String(1 + ((i >> 3) % 25)).padStart(2, '0')}/part-${i}.gz`);
   // Not both "a" and "a/b": file-backed servers refuse the second (versitygw, s3proxy) or,
   // written at once, keep only one of them while answering 200 to both (SeaweedFS).
-  const all = adversarialKeys(3000, seed).filter((k) => k.isWellFormed() && !k.includes('\0'));
+  const all = adversarialKeys(2000, seed).filter((k) => k.isWellFormed() && !k.includes('\0'));
   const names = new Set(all);
   const awkward = all.filter((k) => {
     for (let i = k.indexOf('/'); i > 0; i = k.indexOf('/', i + 1)) if (names.has(k.slice(0, i))) return false;
@@ -148,6 +150,10 @@ function localFiles(dir) {
  * server, with ctx {cli(args, env), bucket(name), putAll(bucket, [{key, body}])}.
  */
 function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = true, writeArgs = [], wrongChecksums = [], extra } = {}) {
+  // A test here runs several whole-bucket commands against a server that may be slow (moto, in
+  // Python, took over 120 s for one sync, compare and sync again on a busy CI machine): the
+  // deadline only catches a hang, so it is as long as the three commands' own (cli's 300 s).
+  jest.setTimeout(900e3);
   describe(`compatibility: ${name}`, () => {
     let conn, client, truth, tmp;
     const src = 'src';
@@ -177,7 +183,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
       const made = truth.filter((o) => !uploaded.has(o.Key) && !o.Key.startsWith('big/'));
       log(name, `${conn.version}: ${truth.length} objects; ${refused.length} keys refused (${[...new Set(refused.map((r) => r.reason))].join(', ')}), ` +
         `${renamed.length} listed under another name (${renamed.slice(0, 3).map((k) => JSON.stringify(k)).join(' ')}), ${made.length} of those names left as the server lists them`);
-      expect(truth.length).toBeGreaterThan(3500); // the tree and hundreds of awkward keys at least
+      expect(truth.length).toBeGreaterThan(1800); // the tree (1,500) and hundreds of awkward keys at least
     }, 1500e3); // a first run installs or builds the server (a Go build can take several minutes)
 
     afterAll(async () => {

@@ -45,11 +45,14 @@ function misplaced(got, expected, ordered) {
   return bad + want.size;
 }
 
-describe.each(Object.keys(LAYOUTS))('%s keys', (layout) => {
+// Every named layout on every run, in one of the two outputs, drawn by the seed (both
+// outputs of every layout took six minutes of CI's unit suite): over runs each meets both.
+const named = Object.keys(LAYOUTS).map((layout, i) => [layout, (SEED + i) % 2 === 0 ? 'ordered' : 'unordered']);
+describe.each(named)('%s keys', (layout, output) => {
   let keys;
   beforeAll(() => { keys = LAYOUTS[layout](KEYS, 11); });
 
-  test.each([['ordered', true], ['unordered', false]])('%s: exactly once, few round trips, slots in use', async (name, ordered) => {
+  test.each([[output, output === 'ordered']])('%s: exactly once, few round trips, slots in use', async (name, ordered) => {
     const store = new FakeListStore(keys, { rounds: true });
     const { lister, keys: got } = await list(store, { ordered });
     expect(misplaced(got, store.keys, ordered)).toBe(0);

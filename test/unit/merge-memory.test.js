@@ -1,46 +1,26 @@
 'use strict';
 // The merge-join holds memory flat however long the listings: measured on the heap after
-// forced collections, with a negative control that buffers and must be caught.
-const v8 = require('v8');
-const vm = require('vm');
-const { mergeJoin, etagVerdict } = require('../../src/stages/compare');
+// forced collections (in a fresh process: test/helpers/heap-runs.js), with a negative control
+// that buffers and must be caught.
+const { etagVerdict } = require('../../src/stages/compare');
 const { ExternalSorter } = require('../../src/util/spool');
 const { compareKeys } = require('../../src/keys/order');
-
-v8.setFlagsFromString('--expose_gc');
-const gc = vm.runInNewContext('gc');
-const heapMB = () => { gc(); gc(); return process.memoryUsage().heapUsed / 1e6; };
+const { heapRun } = require('../helpers/heap-runs');
 
 const N = 3_000_000;
-const key = (i) => `logs/${String(i).padStart(9, '0')}`;
-async function* source(n) { for (let i = 0; i < n; i++) { const k = key(i); yield { targetKey: k, item: { Key: k, Size: i % 1000, ETag: '"e"' } }; } }
-async function* target(n) { for (let i = 0; i < n; i++) if (i % 10 !== 3) yield { Key: key(i), Size: i % 1000, ETag: i % 7 ? '"e"' : '"f"' }; }
-
-async function run(n, keep) {
-  const samples = [];
-  const counts = { both: 0, src: 0, dst: 0 };
-  const kept = [];
-  let i = 0;
-  for await (const p of mergeJoin(source(n), target(n))) {
-    if (p.src && p.dst) counts.both++; else if (p.src) counts.src++; else counts.dst++;
-    if (keep) kept.push(p);
-    if (++i % 500000 === 0) samples.push(heapMB());
-  }
-  return { counts, samples, kept: kept.length };
-}
 
 test('merge of two 3,000,000-key listings keeps the heap flat', async () => {
-  const { counts, samples } = await run(N, false);
+  const { counts, samples } = await heapRun('merge', { n: N, keep: false });
   expect(counts).toEqual({ both: N - N / 10, src: N / 10, dst: 0 });
-  const growth = samples[samples.length - 1] - samples[0];
-  expect(growth).toBeLessThan(10); // MB, over 2.5 million more pairs
-}, 120000);
+  expect(samples.length).toBe(6);
+  expect(samples[samples.length - 1] - samples[0]).toBeLessThan(10); // MB, over 2.5 million more pairs
+}, 300000);
 
 test('negative control: buffering every pair is caught by the same measure', async () => {
-  const { samples, kept } = await run(1_000_000, true);
+  const { samples, kept } = await heapRun('merge', { n: 1_000_000, keep: true });
   expect(kept).toBe(1_000_000);
   expect(samples[samples.length - 1] - samples[0]).toBeGreaterThan(10);
-}, 120000);
+}, 300000);
 
 test('external sort: sorted runs on disk, merged in S3 order', async () => {
   const keys = ['\u{10000}', '\uFFFF', 'b', 'a', 'é', '\uE000', 'a/', 'a-'];
