@@ -16,6 +16,7 @@
 //            --rm-objects N (objects each rm run deletes; 0 skips rm) --only-rm (--only rm)
 //            --versions N (versions for the version listing; 0 skips it)
 //            --metadata N (objects for the metadata scan; 0 skips it)
+//            --no-profile (transfers: no second run of s3blitz's rows under the CPU profiler)
 //
 // Every run goes through peers.js's runPeer wrapper (s3blitz too), so wall
 // time, user+sys CPU and peak RSS are measured the same way for every tool.
@@ -74,11 +75,11 @@ const LIST_KNOB = {
   rclone: null,
 };
 
-const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--generated N] [--generated-seed S] [--only main,layouts,plan,transfers,rm,versions,metadata,verify] [--rm-objects N] [--only-rm] [--versions N] [--metadata N]';
+const USAGE = 'usage: node bench/run.js [--quick] [--list-latency MS] [--other-latency MS] [--peers aws,s5cmd,rclone] [--timeout SEC] [--layout-keys N] [--layouts a,b] [--generated N] [--generated-seed S] [--only main,layouts,plan,transfers,rm,versions,metadata,verify] [--rm-objects N] [--only-rm] [--versions N] [--metadata N] [--no-profile]';
 const SECTIONS = ['main', 'layouts', 'plan', 'transfers', 'rm', 'versions', 'metadata', 'verify'];
 
 function parseArgs(argv) {
-  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, generated: null, generatedSeed: 2811, only: SECTIONS, rmObjects: null, versions: null, metadata: null };
+  const o = { quick: false, listLatency: 100, otherLatency: 30, peers: PEERS, timeoutSec: null, layoutKeys: null, layouts: null, generated: null, generatedSeed: 2811, only: SECTIONS, rmObjects: null, versions: null, metadata: null, profile: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--quick') o.quick = true;
@@ -98,6 +99,7 @@ function parseArgs(argv) {
     else if (a === '--only-rm') o.only = ['rm'];
     else if (a === '--versions') o.versions = +v();
     else if (a === '--metadata') o.metadata = +v();
+    else if (a === '--no-profile') o.profile = false;
     else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
     else { console.error(`unknown argument ${a}\n${USAGE}`); process.exit(2); }
   }

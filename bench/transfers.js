@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { runPeer, buildCommand } = require('./peers');
+const { summarizeProfiles, profiledSpec } = require('./cpu-profile');
 const { bodyMatches, GENERATORS, toExternalKey } = require('./fake-s3');
 
 const KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
@@ -189,6 +190,8 @@ async function transfersSection(ctx) {
     out.rate = out.status === 'FAILED' ? null : c.objects / r.wallSec;
     out.mbps = out.status === 'FAILED' ? null : c.bytes / MiB / r.wallSec;
     if (problems.length) out.stderrTail = r.stderrTail.slice(-1200);
+    // s3blitz's rows run once more under the CPU profiler: where the row's CPU goes.
+    if (row.tool === 's3blitz' && !problems.length && opts.profile !== false) out.profile = await profileRun(spec, prep);
     rows.push(out);
     ctx.rows.push(out);
     console.log(`  ${out.status.padEnd(6)} ${row.tool} ${row.workload} ${row.settings}: ${fmt(c.objects)} objects, ${fmt(c.bytes / MiB, 1)} MiB in ${r.wallSec.toFixed(2)}s` +
@@ -196,6 +199,16 @@ async function transfersSection(ctx) {
       (out.slowDowns ? `; SlowDown ${fmt(out.slowDowns)} of ${fmt(out.totalRequests)}` : '') + (out.sustained ? `; sustained ${fmt(out.sustained)}/s` : '') +
       (problems.length ? `\n         ${problems.join('; ')}\n         ${spec.line}\n         ${out.stderrTail.split('\n').slice(-4).join('\n         ')}` : ''));
     return out;
+  };
+
+  const profileRun = async (spec, prep) => {
+    if (prep) await prep();
+    const dir = fs.mkdtempSync(path.join(work, 'prof-'));
+    try {
+      const r = await runPeer(profiledSpec(spec, dir), { timeoutMs: ctx.timeoutSec * 1000 });
+      if (r.exitCode !== 0) return { failed: `exit ${r.exitCode ?? 'signal ' + r.signal}` };
+      return { wallSec: r.wallSec, cpuSec: r.cpuSec, threads: summarizeProfiles(dir) };
+    } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   };
 
   // Every peer, default then tuned; spec(peer, tuned) builds its command or says why not.
@@ -312,8 +325,28 @@ function transferTables(ctx) {
       `${ratio ? fmt(ratio, 2) : '-'} | ${cpu} | ${fmt(r.rssMb)} | ${r.totalRequests ? `${fmt((100 * r.slowDowns) / r.totalRequests, 1)}%` : '-'} | ` +
       `${r.limit ? `${fmt(r.sustained)} (${fmt((100 * r.sustained) / r.limit)}% of ${fmt(r.limit)})` : '-'} | ${r.idealSec ? fmt(r.wallSec / r.idealSec, 2) : '-'} |`);
   }
+  out.push(...profileTable(rows));
   out.push('', 's3blitz ×: s3blitz\'s default rate (objects/s; MiB/s for large objects) ÷ the row\'s. Peers at their defaults that copy a handful of objects at once copy a folder of the multipart-source bucket (aws: a day, rclone: one host), compared by rate; peers under per-prefix limits run at most ' +
     `${SIZES[ctx.modeName].peerCapSec} s (capped: measured by what they copied). SlowDown share: SlowDown answers ÷ all requests. Time ÷ ideal: wall time over the time the limits allow (objects ÷ aggregate limit, or the hot prefix's objects ÷ its limit).`);
+  return out;
+}
+
+// Where s3blitz's CPU goes in each of its rows: per thread, its sampled CPU and the functions
+// with the most self time, per GiB for large objects, else per object.
+function profileTable(rows) {
+  const profiled = rows.filter((r) => r.tool === 's3blitz' && r.profile && r.profile.threads);
+  if (!profiled.length) return [];
+  const out = ['', '#### Where s3blitz\'s CPU goes (each row run once more under `node --cpu-prof`)', '',
+    '| workload | settings | thread | CPU | the functions with the most self time |', '|---|---|---|---:|---|'];
+  for (const r of profiled) {
+    const large = /large/.test(r.workload);
+    const per = (ms) => (large ? `${fmt(ms / (r.bytes / GiB))} ms/GiB` : `${fmt((ms * 1000) / r.objects)} µs/obj`);
+    for (const t of r.profile.threads) {
+      out.push(`| ${r.workload} | ${r.settings} | ${t.thread} | ${per(t.ms)} | ${t.top.map((f) => `${f.name.replace(/\|/g, '\\|')} ${per(f.ms)}`).join('; ')} |`);
+    }
+  }
+  out.push('', 'Self time: samples in the function itself; native work (hashing, socket and file calls) counts in the JavaScript function that called it. ' +
+    '(garbage collector) is V8\'s collector; (program) is V8 and Node work outside any JavaScript function. Idle time is left out. The profiled run is not the measured one: sampling slows it.');
   return out;
 }
 

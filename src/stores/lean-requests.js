@@ -30,6 +30,14 @@ function copyHeaders(p) {
 
 const ANONYMOUS_KEYS = { accessKeyId: 'anonymous', secretAccessKey: 'anonymous' };
 
+// An endpoint's parts as requests use them: `at` the target of a path-style request.
+function endpointParts(u) {
+  const secure = u.protocol === 'https:';
+  const port = u.port || (secure ? 443 : 80);
+  const at = { host: u.host, hostname: u.hostname, secure, port };
+  return { at, host: u.host, hostname: u.hostname, base: u.pathname.replace(/\/$/, '') };
+}
+
 class LeanRequests {
   /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client} */
   constructor(o) {
@@ -44,21 +52,22 @@ class LeanRequests {
     this.thread = null;
   }
 
-  // Where to send the request, or null when only the SDK can say (ARNs, access points).
+  // Where to send the request, or null when only the SDK can say (ARNs, access points):
+  // {host, path, secure, hostname, port}. The endpoint's parts are worked out once per
+  // endpoint (URL's getters and parsing cost more per request than the rest of this).
   _target(region, key) {
     const { bucket, endpointUrl, forcePathStyle } = this.o;
     if (bucket.includes(':')) return null;
     const obj = key === null || key === undefined ? '' : `/${key}`;
     if (endpointUrl) {
-      const u = this.endpoint ??= new URL(endpointUrl);
-      const base = u.pathname.replace(/\/$/, '');
-      if (forcePathStyle !== false) return { url: u, host: u.host, path: `${base}/${bucket}${obj}` };
-      return { url: u, host: `${bucket}.${u.host}`, path: `${base}${obj || '/'}` };
+      const e = this.endpoint ??= endpointParts(new URL(endpointUrl));
+      if (forcePathStyle !== false) return { ...e.at, path: `${e.base}/${bucket}${obj}` };
+      return { ...e.at, host: `${bucket}.${e.host}`, hostname: `${bucket}.${e.hostname}`, path: `${e.base}${obj || '/'}` };
     }
-    const host = `s3.${region}.amazonaws.com`;
-    const u = new URL(`https://${host}`);
-    if (bucket.includes('.')) return { url: u, host, path: `/${bucket}${obj}` };
-    return { url: u, host: `${bucket}.${host}`, path: obj || '/' };
+    const e = this.regional && this.regional.region === region ? this.regional
+      : (this.regional = { region, ...endpointParts(new URL(`https://s3.${region}.amazonaws.com`)) });
+    if (bucket.includes('.')) return { ...e.at, path: `/${bucket}${obj}` };
+    return { ...e.at, host: `${bucket}.${e.host}`, hostname: `${bucket}.${e.hostname}`, path: obj || '/' };
   }
 
   async listPage({ prefix, startAfter, continuationToken, maxKeys, delimiter, signal }) {
@@ -136,13 +145,12 @@ class LeanRequests {
     if (!target) throw new FallBack('address only the SDK can resolve');
     const signed = this.signer.sign({ method, host: target.host, path: target.path, query, headers, credentials, region, payloadHash, deferred });
     if (this.o.anonymous) delete signed.headers.authorization; // --no-sign-request: the path and query as signed, no signature
-    const secure = target.url.protocol === 'https:';
     return {
-      secure,
+      secure: target.secure,
       deferred: signed.deferred,
       options: {
-        hostname: target.host === target.url.host ? target.url.hostname : target.host.replace(/:\d+$/, ''),
-        port: target.url.port || (secure ? 443 : 80),
+        hostname: target.hostname,
+        port: target.port,
         method,
         path: signed.path,
         headers: { ...signed.headers, host: target.host },

@@ -69,13 +69,13 @@ async function putAll(client, bucket, items, concurrency = 24) {
 // A tree of day folders (where SeaweedFS skips a folder named by StartAfter) and awkward keys:
 // over three pages, split by the parallel lister. (3,000 and 3,000 made moto's suite run past
 // six minutes of CI's ninety; these are the first of the same seeded sequences.)
-function sourceKeys(seed, keep) {
+function sourceKeys(seed, keep, awkwardKeys) {
   const r = prng(seed);
   const tree = [];
   for (let i = 0; i < 1500; i++) tree.push(`logs/2024/${String(1 + (i % 6)).padStart(2, '0')}/${String(1 + ((i >> 3) % 25)).padStart(2, '0')}/part-${i}.gz`);
   // Not both "a" and "a/b": file-backed servers refuse the second (versitygw, s3proxy) or,
   // written at once, keep only one of them while answering 200 to both (SeaweedFS).
-  const all = adversarialKeys(2000, seed).filter((k) => k.isWellFormed() && !k.includes('\0'));
+  const all = adversarialKeys(awkwardKeys, seed).filter((k) => k.isWellFormed() && !k.includes('\0'));
   const names = new Set(all);
   const awkward = all.filter((k) => {
     for (let i = k.indexOf('/'); i > 0; i = k.indexOf('/', i + 1)) if (names.has(k.slice(0, i))) return false;
@@ -143,13 +143,15 @@ function localFiles(dir) {
  * continuation token): s3blitz must then list them exactly or stop with one line, exit 3.
  * writeArgs: options every s3blitz command that writes to the server is given (a server that
  * loses concurrent writes it answered 200 is written one object at a time, as the README says).
+ * awkwardKeys: how many awkward keys to draw (the first of one seeded sequence), before the
+ * server's own refusals.
  * wrongChecksums: algorithms whose full-object (or composite) checksum of a multipart upload the
  * server stores wrong (moto: a CRC32 labelled as the algorithm asked for): s3blitz must fail
  * such an upload, naming the values, rather than leave it unnoticed.
  * extra(ctx): more tests of this
  * server, with ctx {cli(args, env), bucket(name), putAll(bucket, [{key, body}])}.
  */
-function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = true, writeArgs = [], wrongChecksums = [], extra } = {}) {
+function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = true, writeArgs = [], wrongChecksums = [], awkwardKeys = 2000, extra } = {}) {
   // A test here runs several whole-bucket commands against a server that may be slow (moto, in
   // Python, took over 120 s for one sync, compare and sync again on a busy CI machine): the
   // deadline only catches a hang, so it is as long as the three commands' own (cli's 300 s).
@@ -166,7 +168,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
       client = clientFor(conn);
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), `s3blitz-compat-${name}-`));
       await bucket(src);
-      const items = sourceKeys(seed, keep);
+      const items = sourceKeys(seed, keep, awkwardKeys);
       const refused = await putAll(client, src, items);
       // Multipart sources (two and three parts) and a single-part object over the copy threshold.
       await putMultipart(src, 'big/two-parts', [5 * MiB, 1 * MiB], { client });
