@@ -56,7 +56,7 @@ describe('planShards', () => {
   // largest 5% of the keys: the budget lists about half of them, the others count as the
   // mean of those listed); measured 1.00 to 1.31, tenants 1.68.
   // Six of the fifteen layouts a run, drawn by the seed (all of them took three minutes of
-  // CI's unit suite); the benchmark's shard rows plan every layout.
+  // CI's unit suite): over runs each is drawn, and a failing draw replays by its seed.
   const BALANCE = { tenants: 1.8 };
   const ALL_LAYOUTS = { ...LAYOUTS, ...PLAN_LAYOUTS };
   const drawn = Object.keys(ALL_LAYOUTS);
