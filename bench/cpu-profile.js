@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-// How a function is named in the summary: "file:function" for s3blitz's own code, the
+// How a function is named in the summary: "file function" for s3blitz's own code, the
 // package for dependencies, the module for Node's, and V8's own entries as they are.
 function label(frame) {
   const { functionName, url } = frame;

@@ -4,7 +4,6 @@
 // every forced collection slow (a run of 36 s alone took 450 s there) and what it measured
 // depended on the files run before. The test files fork a run by name and assert on the
 // plain figures it sends back.
-const path = require('path');
 const { fork } = require('child_process');
 
 const heapMB = () => { global.gc(); global.gc(); return process.memoryUsage().heapUsed / 1e6; };
