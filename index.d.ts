@@ -319,10 +319,32 @@ export type Status = 'copied' | 'planned' | 'failed' | 'changed' | 'skipped' | '
 export interface ObjectOutcome {
   key: string;
   targetKey: string | null;
+  /** The source and target as a user would type them (s3://bucket/key, or a file's path). */
+  source?: string;
+  target?: string | null;
   size: number;
   status: Status;
   reason?: string;
   bytes?: number;
+  /** mv: the source was deleted, its copy proven this way. */
+  moved?: boolean;
+  provenBy?: ProofKind;
+}
+
+/** How mv proved a copy before deleting its source. */
+export type ProofKind = 'etag' | 'checksum' | 'md5' | 'received';
+
+export interface MoveOptions extends CopyOptions {
+  /** DeleteObjects requests (up to 1000 keys each) in flight at once. */
+  deleteConcurrency?: number | string;
+  /** Throw a SafetyError (exit 4) before deleting where the server is not found to honour conditional deletes. */
+  requireConditional?: boolean;
+}
+
+export interface MoveResult extends CopyResult {
+  /** Sources deleted, their copies proven. */
+  moved: Counts;
+  provenBy: Record<ProofKind, number>;
 }
 
 export interface Failure { key: string; targetKey?: string | null; status: string; reason: string }
@@ -402,7 +424,7 @@ export interface SyncOptions extends CopyOptions, CompareOptions {
   /** With delete: throw a SafetyError (exit 4) before deleting where the server is not found to honour conditional deletes. */
   requireConditional?: boolean;
   /** status: a delete that did not happen ('changed': rewritten since it was listed; 'vanished': gone already). */
-  onDelete?: (event: { key: string; size: number; dryrun?: boolean; status?: 'changed' | 'vanished'; reason?: string }) => void;
+  onDelete?: (event: { key: string; size: number; url?: string; dryrun?: boolean; status?: 'changed' | 'vanished'; reason?: string }) => void;
 }
 
 export interface SyncResult extends CopyResult {
@@ -496,7 +518,7 @@ export interface RmOptions extends SourceOptions, RunOptions {
    * already; 'failed') and error. allVersions: each version's event has versionId and
    * deleteMarker; a failure has failed and reason.
    */
-  onDelete?: (event: { key: string; size: number; dryrun?: boolean; status?: 'changed' | 'vanished' | 'failed'; error?: string; versionId?: string; deleteMarker?: boolean; failed?: boolean; reason?: string }) => void;
+  onDelete?: (event: { key: string; size: number; url?: string; dryrun?: boolean; status?: 'changed' | 'vanished' | 'failed'; error?: string; versionId?: string; deleteMarker?: boolean; failed?: boolean; reason?: string }) => void;
 }
 
 export interface RmResult {
@@ -642,6 +664,9 @@ export function each(options: EachOptions): Promise<ReadResult & { count: number
 export function map<T = unknown>(options: MapOptions<T>): Promise<ReadResult & { result: unknown; count: number }>;
 export function copy(options: CopyOptions): Promise<CopyResult>;
 export function cp(options: CopyOptions): Promise<CopyResult>;
+/** Copies, proves each copy, then deletes its source (with its listed ETag). */
+export function mv(options: MoveOptions): Promise<MoveResult>;
+export function move(options: MoveOptions): Promise<MoveResult>;
 export function compare(options: CompareOptions): Promise<CompareResult>;
 export function sync(options: SyncOptions): Promise<SyncResult>;
 export function listBuckets(options?: ConnectionOptions): Promise<BucketInfo[]>;
@@ -697,7 +722,7 @@ export interface Report { text(): string; json(): string }
 export const report: {
   summary(result: SummarizeResult, options?: { human?: boolean }): Report;
   comparison(result: CompareResult, options?: { human?: boolean }): Report;
-  copy(result: CopyResult | SyncResult): Report;
+  copy(result: CopyResult | SyncResult | MoveResult): Report;
   buckets(buckets: BucketInfo[]): Report;
   pairLine: { text(pair: PairRecord): string; json(pair: PairRecord): string };
   plannedLine(event: ObjectOutcome, options?: { marked?: boolean }): string;

@@ -6,6 +6,7 @@ const { ObjectListing: ListingImpl, estimateScan } = require('./stages/object-li
 const { ParallelLister } = require('./list/parallel-lister');
 const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
+const { mv } = require('./stages/move');
 const { compare } = require('./stages/compare');
 const { sync } = require('./stages/sync');
 const { rm } = require('./stages/remove');
@@ -58,6 +59,8 @@ const summarizeChecked = checked('summarize', summarize, { shards: true });
 const eachChecked = checked('each', each, { shards: true });
 const mapChecked = checked('map', map, { shards: true });
 const copyChecked = checked('copy', copy, { shards: true });
+// Not in shards: one shard's targets may lie in another's range, moved there once more.
+const mvChecked = checked('mv', mv);
 const compareChecked = checked('compare', compare, { shards: true });
 const syncChecked = checked('sync', sync, { shards: true });
 const planChecked = checked('plan', plan);
@@ -80,6 +83,8 @@ module.exports = {
   map: mapChecked,
   copy: copyChecked,
   cp: copyChecked,
+  mv: mvChecked,
+  move: mvChecked,
   compare: compareChecked,
   sync: syncChecked,
   listBuckets: listBucketsChecked,

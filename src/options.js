@@ -127,6 +127,8 @@ const OPTIONS = {
   withMetadata: {}, withTags: {}, by: {},
   headConcurrency: { default: 500, type: 'int', min: 1, help: 'HeadObject requests in flight at once (adapts to throttling)' },
   onProblem: {},
+  // Set by mv, not by callers: what copy does after each object copied and at the end (stages/move.js).
+  move: {},
 };
 
 // The CLI's own settings, from the environment: how long a first Ctrl-C lets requests in

@@ -4,7 +4,8 @@ const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, reportOptions, versionOptions, metadataOptions } = require('./options');
 const { checkOutput, writeReport, commandLine } = require('./report-output');
 const { UsageError } = require('../errors');
-const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy } = require('./copy-command');
+const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy, LOG_HELP } = require('./copy-command');
+const { objectLog } = require('./object-log');
 const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
 const { Progress } = require('../progress');
@@ -83,6 +84,7 @@ Examples:
     .option('--dryrun', 'show what would be copied and deleted; change nothing')
     .option('--dry-run', 'same as --dryrun')
     .option('--pretend', 'same as --dryrun (S3P)')
+    .option('--log <file>', LOG_HELP)
     .addHelpText('after', `
 Copies what compare finds only in the source, of a different size, or with comparable
 and different ETags; with --compare-time also what is newer in the source. A second run
@@ -100,9 +102,11 @@ Examples:
       if (opts.debug) o.onConcurrency = (ev) => writeErr(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
       Object.assign(o, { signal, stopSignal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); } });
       const fmt = formatOf(opts);
-      o.onObject = copyProgressLines(fmt, { marked: true });
+      const log = objectLog(opts, fmt === 'json');
+      o.onObject = copyProgressLines(fmt, { marked: true, log });
       o.onDelete = (ev) => {
-        if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); } else if (ev.status) writeErr(report.problemLine(ev.status, ev.key, ev.reason));
+        if (log) log.deleted(ev);
+        if (ev.dryrun) { if (fmt === 'text' && !(log && log.toStdout)) writeOut(report.plannedDeleteLine(ev)); } else if (ev.status) writeErr(report.problemLine(ev.status, ev.key, ev.reason));
       };
       const r = await lib.sync(o);
       for (const u of r.unmappable) writeErr(report.problemLine('failed', u.key, u.reason));
@@ -110,7 +114,7 @@ Examples:
       if (o.checksum && o.checksum !== 'download' && unchecked && !opts.quiet) {
         writeErr(`s3blitz: ${unchecked.toLocaleString('en-US')} pairs of the same size have no stored checksum or ETag in common and were left as they are (--checksum=download reads them)\n`);
       }
-      return finishCopy(report.copy(r), r, fmt, opts);
+      return finishCopy(report.copy(r), r, fmt, opts, log);
     }, { graceful: true }));
 }
 

@@ -6,6 +6,7 @@ const { runAction, writeOut, writeErr, endOfRun, apiExample, formatOf } = requir
 const report = require('../report');
 const { Progress } = require('../progress');
 const { help } = require('../options');
+const { objectLog } = require('./object-log');
 
 function targetOptions(cmd) {
   return cmd
@@ -37,8 +38,9 @@ function writeOptions(cmd) {
     .option('--no-overwrite', 'never replace an object of the target: every write carries If-None-Match: * (a key that exists is skipped; sync writes only missing keys)');
 }
 
-function concurrencyOptions(cmd) {
-  return cmd
+// journal: false for mv, which keeps none (its rerun finds what is left to move).
+function concurrencyOptions(cmd, { journal = true } = {}) {
+  cmd
     .option('--copy-concurrency <n>', help('copyConcurrency'))
     .option('--large-copy-concurrency <n>', help('largeCopyConcurrency'))
     .option('--part-concurrency <n>', help('partConcurrency'))
@@ -46,12 +48,16 @@ function concurrencyOptions(cmd) {
     .option('--part-size <size>', 'part size (default: the source\'s own layout, else 64MiB, raised to fit 10,000 parts)')
     .option('--keep-part-layout', help('keepPartLayout'))
     .option('--max-queue-size <n>', help('maxQueueSize'))
-    .option('--max-failures <n>', help('maxFailures'))
+    .option('--max-failures <n>', help('maxFailures'));
+  if (!journal) return cmd;
+  return cmd
     .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz or ~/.local/state/s3blitz)')
     .option('--no-journal', 'keep no journal (the run cannot be resumed)')
     .option('--no-resume', 'ignore the journal of an earlier run and start afresh')
     .option('--resume-max-age <age>', help('resumeMaxAge'));
 }
+
+const LOG_HELP = 'a line per object to file (- for stdout: the report then goes to stderr), as aws-cli prints them (copy: s3://a/k to s3://b/k); JSON lines with --json; -v is --log -';
 
 const PASS = ['toBucket', 'toPrefix', 'addPrefix', 'toKey', 'toEndpointUrl', 'toRegion', 'toProfile', 'acl', 'storageClass', 'cacheControl',
   'contentType', 'contentDisposition', 'contentEncoding', 'contentLanguage', 'expires', 'metadata', 'metadataDirective', 'tagging', 'sse',
@@ -69,18 +75,23 @@ function copyLibraryOptions(source, target, opts) {
   return o;
 }
 
-// What cp and sync print while they run: a dry run's planned copies (text only), problems.
-function copyProgressLines(fmt, { marked = false } = {}) {
+// What cp, mv and sync print while they run: a dry run's planned copies (text only, unless
+// the per-object log is on stdout: it has them), problems, and the per-object log's lines.
+function copyProgressLines(fmt, { marked = false, log = null, move = false } = {}) {
   return (ev) => {
-    if (ev.status === 'planned') { if (fmt === 'text') writeOut(report.plannedLine(ev, { marked })); }
+    if (log) log.copied(ev, { move });
+    if (ev.status === 'planned') { if (fmt === 'text' && !(log && log.toStdout)) writeOut(report.plannedLine(ev, { marked })); }
     else if (ev.status !== 'copied') writeErr(report.problemLine(ev.status, ev.key, ev.reason));
   };
 }
 
-// The end of cp and sync: the report (text only when asked for or something failed), failures
-// by reason, statistics, resume hint; the exit code.
-async function finishCopy(rep, r, fmt, opts) {
-  if (fmt === 'json' || !opts.quiet || !r.ok) await writeOut(rep[fmt]());
+// The end of cp, mv and sync: the report (text only when asked for or something failed; on
+// stderr when stdout has the per-object lines), failures by reason, statistics, resume hint;
+// the exit code.
+async function finishCopy(rep, r, fmt, opts, log = null) {
+  if (log) await log.close();
+  const out = log && log.toStdout ? writeErr : writeOut;
+  if (fmt === 'json' || !opts.quiet || !r.ok) await out(rep[fmt]());
   if (r.stoppedByFailures) {
     for (const f of r.failureReasons) writeErr(`s3blitz: ${f.count.toLocaleString('en-US')} failed: ${f.reason}\n`);
   }
@@ -97,9 +108,11 @@ function registerCopy(program) {
     .option('--dryrun', 'list what would be copied, with sizes and totals; change nothing')
     .option('--dry-run', 'same as --dryrun')
     .option('--pretend', 'same as --dryrun (S3P)')
+    .option('--log <file>', LOG_HELP)
     .addHelpText('after', `
 Examples:
   $ s3blitz cp s3://src-bucket/data/ s3://dst-bucket/data/
+  $ s3blitz cp s3://src-bucket/data/ ./data -v > copied.txt         # a line per object: download: s3://... to ...
   $ s3blitz cp --bucket src-bucket --to-bucket dst-bucket --prefix logs/2024/ --dryrun
   $ s3blitz cp s3://src-bucket s3://src-bucket --to-key "js:(key) => key + '.backup'"
   $ s3blitz cp s3://src-bucket/images/ ./images
@@ -123,9 +136,51 @@ code is 1 when any failed. Archived (GLACIER) and vanished objects are reported,
       libOpts.log = (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); };
       libOpts.progress = new Progress({ quiet: opts.quiet });
       const fmt = formatOf(opts);
-      libOpts.onObject = copyProgressLines(fmt);
+      const log = objectLog(opts, fmt === 'json');
+      libOpts.onObject = copyProgressLines(fmt, { log });
       const r = await lib.copy(libOpts);
-      return finishCopy(report.copy(r), r, fmt, opts);
+      return finishCopy(report.copy(r), r, fmt, opts, log);
+    }, { graceful: true }));
+}
+
+function registerMove(program) {
+  const cmd = program.command('mv').alias('move')
+    .description('move objects: copy each one, prove the copy holds the same bytes, then delete its source')
+    .argument('[source]', 's3://bucket/prefix, an https S3 URL, or a local folder')
+    .argument('[target]', 's3://bucket/prefix or a local folder');
+  outputOptions(concurrencyOptions(writeOptions(targetOptions(metadataOptions(sourceOptions(connectionOptions(cmd)), { prefix: 'filter-' }))), { journal: false }))
+    .option('--delete-concurrency <n>', help('deleteConcurrency'))
+    .option('--require-conditional', 'refuse (exit 4, nothing deleted) where the server does not honour conditional deletes (a source is deleted only while its ETag is the listed one)')
+    .option('--dryrun', 'list what would be moved; change nothing')
+    .option('--dry-run', 'same as --dryrun')
+    .option('--log <file>', LOG_HELP)
+    .addHelpText('after', `
+Examples:
+  $ s3blitz mv s3://my-bucket/incoming/ s3://archive-bucket/2026/
+  $ s3blitz mv s3://my-bucket/report.csv s3://my-bucket/old/report.csv
+  $ s3blitz mv ./outbox s3://my-bucket/inbox/ -v
+  $ s3blitz mv s3://my-bucket/exports/ ./exports --include '*.csv' --exclude '*' --dryrun
+
+A source is deleted only once its copy is proven to hold the same bytes: the same ETag, the
+same stored full-object checksum, a download that matched its checksum or MD5, or an upload
+the server checked on receipt. It is deleted with the ETag it was listed with (If-Match), so
+a source rewritten meanwhile stays. Sources that could not be moved are named and counted
+(exit 1) and are still there. mv keeps no journal: run the same command again to move what
+is left.
+`)
+    .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
+      const libOpts = copyLibraryOptions(source, target, opts);
+      for (const k of ['deleteConcurrency', 'requireConditional']) if (opts[k] !== undefined) libOpts[k] = opts[k];
+      if (opts.apiExample) return writeOut(apiExample('mv', libOpts));
+      libOpts.signal = signal;
+      libOpts.stopSignal = stopSignal;
+      libOpts.log = (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); };
+      libOpts.progress = new Progress({ quiet: opts.quiet, verb: 'moved' });
+      const fmt = formatOf(opts);
+      const log = objectLog(opts, fmt === 'json');
+      libOpts.onObject = copyProgressLines(fmt, { log, move: true });
+      const r = await lib.mv(libOpts);
+      return finishCopy(report.copy(r), r, fmt, opts, log);
     }, { graceful: true }));
 }
 
@@ -156,4 +211,4 @@ async function streamCopy(source, target, opts, signal) {
   return 0;
 }
 
-module.exports = { registerCopy, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions, copyProgressLines, finishCopy };
+module.exports = { registerCopy, registerMove, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions, copyProgressLines, finishCopy, LOG_HELP };

@@ -1,7 +1,7 @@
 'use strict';
 const { Command, CommanderError } = require('commander');
 const { register } = require('./commands');
-const { registerCopy } = require('./copy-command');
+const { registerCopy, registerMove } = require('./copy-command');
 const { registerCompare } = require('./compare-commands');
 const { registerObjects } = require('./object-commands');
 const { registerShards } = require('./shard-commands');
@@ -38,6 +38,7 @@ Examples:
   $ echo hello | s3blitz cp - s3://my-bucket/hello.txt`);
   register(program);
   registerCopy(program);
+  registerMove(program);
   registerCompare(program);
   registerObjects(program);
   registerShards(program);

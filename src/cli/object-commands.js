@@ -4,6 +4,9 @@ const { pipeline } = require('stream/promises');
 const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, libraryOptions } = require('./options');
 const { runAction, writeOut, writeErr, endOfRun, apiExample, formatOf } = require('./run');
+const { objectLog } = require('./object-log');
+
+const writeOutStdout = writeOut;
 const report = require('../report');
 const { Progress } = require('../progress');
 const { help } = require('../options');
@@ -32,12 +35,16 @@ function rmOptions(cmd) {
     .option('--journal <file>', 'journal file (default: a file per command in $XDG_STATE_HOME/s3blitz)')
     .option('--no-journal', 'keep no journal (the run cannot be resumed)')
     .option('--no-resume', 'ignore the journal of an earlier run and start afresh')
-    .option('--resume-max-age <age>', help('resumeMaxAge'));
+    .option('--resume-max-age <age>', help('resumeMaxAge'))
+    .option('--log <file>', 'a line per key to file (- for stdout: the report then goes to stderr), as aws-cli prints them (delete: s3://b/k); JSON lines with --json; -v is --log -');
 }
 
-// The report of rm: one line per tally, the failures by reason; the exit code.
-async function finishRm(r, opts) {
+// The report of rm: one line per tally, the failures by reason; the exit code. On stderr
+// where stdout has the per-object lines.
+async function finishRm(r, opts, log = null) {
   const fmt = formatOf(opts);
+  if (log) await log.close();
+  const writeOut = log && log.toStdout ? writeErr : writeOutStdout;
   if (fmt === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
   else if (!opts.quiet || !r.ok) {
     const what = r.deleteMarkers ? 'versions' : 'objects'; // rm --all-versions
@@ -53,10 +60,12 @@ async function finishRm(r, opts) {
   return endOfRun(r, opts, 'deleted');
 }
 
-// What rm says of each object (or version) as it goes: dry-run lines and failures.
-function onDelete(fmt) {
+// What rm says of each object (or version) as it goes: dry-run lines and failures, and the
+// per-object log's lines.
+function onDelete(fmt, log) {
   return (ev) => {
-    if (ev.dryrun) { if (fmt === 'text') writeOut(report.plannedDeleteLine(ev)); return; }
+    if (log) log.deleted(ev);
+    if (ev.dryrun) { if (fmt === 'text' && !(log && log.toStdout)) writeOutStdout(report.plannedDeleteLine(ev)); return; }
     if (!ev.error && !ev.failed) return;
     const reason = ev.error || ev.reason;
     writeErr(report.problemLine(ev.status || 'failed', ev.key, ev.versionId === undefined ? reason : `version ${ev.versionId}: ${reason}`));
@@ -88,8 +97,9 @@ version: js:({Key, VersionId, IsLatest, DeleteMarker, Size, LastModified}) => bo
       if (opts.apiExample) return writeOut(apiExample('rm', o));
       const fmt = formatOf(opts);
       Object.assign(o, { signal, stopSignal, log: log(opts), progress: new Progress({ quiet: opts.quiet, verb: 'deleted' }) });
-      o.onDelete = onDelete(fmt);
-      return finishRm(await lib.rm(o), opts);
+      const objLog = objectLog(opts, fmt === 'json');
+      o.onDelete = onDelete(fmt, objLog);
+      return finishRm(await lib.rm(o), opts, objLog);
     }, { graceful: true }));
 
   outputOptions(connectionOptions(program.command('cat')), { json: false })
@@ -149,10 +159,12 @@ version: js:({Key, VersionId, IsLatest, DeleteMarker, Size, LastModified}) => bo
     if (opts.apiExample) return writeOut(apiExample('rb', o));
     Object.assign(o, { signal, stopSignal, log: log(opts), progress: new Progress({ quiet: opts.quiet, verb: 'deleted' }) });
     const fmt = formatOf(opts);
-    o.onDelete = onDelete(fmt);
+    const objLog = objectLog(opts, fmt === 'json');
+    o.onDelete = onDelete(fmt, objLog);
     const r = await lib.rb(o);
     let code = 0;
-    if (r.emptied) code = await finishRm(r.emptied, { ...opts, json: false, quiet: opts.quiet || fmt === 'json' });
+    if (r.emptied) code = await finishRm(r.emptied, { ...opts, json: false, quiet: opts.quiet || fmt === 'json' }, objLog);
+    else if (objLog) await objLog.close();
     if (fmt === 'json') await writeOut(JSON.stringify(r, null, 2) + '\n');
     else if (r.removed && !opts.quiet) await writeOut(`remove_bucket: ${r.bucket}\n`);
     else if (!r.removed && !opts.dryrun) writeErr(`s3blitz: bucket ${r.bucket} was not removed: some objects remain\n`);

@@ -14,11 +14,20 @@ function checksumLine(stats) {
   return `checksums ${fmtInt(stats.checksumsConfirmed)} confirmed${none}`;
 }
 
+// How mv proved its copies before deleting their sources.
+function movedHow(by) {
+  const parts = Object.entries(by || {}).filter(([, n]) => n).map(([k, n]) => `${fmtInt(n)} by ${k === 'received' ? 'the server\'s check on receipt' : k === 'md5' ? 'MD5' : k === 'etag' ? 'ETag' : 'checksum'}`);
+  return parts.length ? `  (copies proven: ${parts.join(', ')})` : '';
+}
+
 function cpText(r) {
   const line = (label, t) => tallyLine(label, t, 9);
   const out = [];
-  if (r.dryrun) out.push(line('would copy', r.planned));
+  const moving = r.moved !== undefined;
+  if (r.dryrun) out.push(line(moving ? 'would move' : 'would copy', r.planned));
+  else if (moving) out.push(`${line('moved', r.moved)}${movedHow(r.provenBy)}`);
   else out.push(line('copied', r.copied));
+  // Copies whose source is kept (not proven, changed, not deletable) are among the problems.
   for (const k of PROBLEMS) if (r[k].objects) out.push(line(k, r[k]));
   if (r.alreadyCurrent && r.alreadyCurrent.objects) out.push(line('unchanged', r.alreadyCurrent) + '  (their version then is the current one)');
   if (r.deleteMarkers && r.deleteMarkers.objects) out.push(`${r.dryrun ? 'would replay' : 'replayed'} ${fmtInt(r.deleteMarkers.objects)} delete markers`);

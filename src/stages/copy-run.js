@@ -5,6 +5,7 @@
 const { Copier, sameConnection } = require('../transfer/copier');
 const { RunJournal } = require('../journal/run-journal');
 const { describeS3Error } = require('../stores/s3-errors');
+const { objectUrl } = require('../stores/object-url');
 
 class CopyRun {
   /**
@@ -30,9 +31,10 @@ class CopyRun {
       signal, stopSignal: stop.signal, stats, onConcurrency: options.onConcurrency, log: options.log, prefixBase, targetPrefix,
       onObject: (ev) => {
         if (progress && ev.status !== 'planned') progress.done(ev.status, ev.size);
-        if (options.onObject) options.onObject(ev);
+        if (options.onObject) options.onObject({ ...ev, source: objectUrl(src, ev.key), target: objectUrl(dst, ev.targetKey) });
       },
       onCapped: () => stop.abort(new Error('--max-failures')),
+      afterCopy: options.move ? options.move.afterCopy : undefined,
       ...RunJournal.copierHooks(journal, dst.bucket, options),
     });
     if (journal) journal.attach(this.copier);

@@ -87,11 +87,13 @@ function openCopy(options, journal, paths) {
  */
 async function copy(options = {}) {
   const paths = options.targetStore || options.store ? customPaths(options) : await resolvePaths(options, { single: true });
-  const journal = RunJournal.open('cp', options);
+  // mv keeps no journal: its rerun finds only the sources not yet moved (stages/move.js).
+  const journal = options.move ? null : RunJournal.open('cp', options);
   let c;
   try {
     c = openCopy(options, journal, paths);
     await checkMapping(paths.source, c.mapper, c.src, options.signal);
+    if (options.move) c.ahead = moveOverlap(c, options);
   } catch (err) {
     if (c) c.close();
     if (journal) journal.abandon();
@@ -122,6 +124,10 @@ async function copy(options = {}) {
           copier.record(item, null, classifyError(err), { keyed: true });
           continue;
         }
+        if (c.ahead && c.ahead(item.Key, targetKey)) {
+          copier.record(item, targetKey, { status: 'failed', reason: `its target key ${JSON.stringify(targetKey)} lies ahead in the listing of the source: it would be moved again (not moved)` }, { keyed: true });
+          continue;
+        }
         if (detector && detector.add(targetKey)) {
           collisions++;
           copier.record(item, targetKey, { status: 'failed', reason: `collision: an earlier source key also maps to ${JSON.stringify(targetKey)}` }, { keyed: true });
@@ -148,7 +154,8 @@ async function copy(options = {}) {
   };
   const listed = () => (lanes ? lanes.every((l) => !l || l.complete) : listing.complete);
   const close = () => { if (lanes) for (const l of lanes) if (l) l.close(); c.close(); };
-  const r = await run.run({ feed, listed, close });
+  const finish = options.move ? options.move.done : undefined;
+  const r = await run.run({ feed, listed, close, finish });
   // A wildcard or a name that matched nothing, in one listing or all the lanes.
   const noMatch = lanes ? listing.location.glob || listing.location.fromName ? r.complete && lanes.every((l) => !l || l.listed === 0) : false : listing.noMatch;
   const extra = c.inPlace && options.asOf !== undefined ? { collisions, alreadyCurrent: alreadyCurrent.toJSON() } : { collisions };
@@ -168,6 +175,25 @@ function finishCopy(c, options, r, extra = {}, noMatch = false, lanes = null) {
   return out;
 }
 
+// mv within one store: a copy written where the listing has yet to go would be listed and
+// moved again. A target prefix inside the source's is refused; otherwise the function
+// returned says whether one target key lies ahead (inside the listed prefix, after its
+// source key: the listing, in key order and in one lane, has passed every key before it).
+// null: the target is another store.
+function moveOverlap(c, options) {
+  const { listing, dstLoc, mapper, src, dst } = c;
+  if (src.type === 'local' && dst.type === 'local') throw new UsageError('mv moves objects to or from S3: for two local folders, use your shell\'s mv');
+  const same = src.type === 's3' ? listing.location.bucket === dstLoc.bucket && sameConnection(options) : false;
+  // One named object is listed alone: its copy is never listed.
+  if (!same || listing.location.single !== undefined) return null;
+  const prefix = listing.range.prefix || '';
+  if (mapper.mapPrefix && !options.toKey) {
+    const mapped = mapper.mapPrefix(listing.location.base ?? prefix);
+    if (mapped.startsWith(prefix)) throw new UsageError(`the target s3://${dstLoc.bucket}/${mapped} lies inside the source s3://${listing.location.bucket}/${prefix}: moved objects would be listed and moved again (move them elsewhere, or list a narrower source)`);
+  }
+  return (key, targetKey) => targetKey.startsWith(prefix) && compareKeys(targetKey, key) > 0;
+}
+
 // Lanes of the source (lanes.js), each a listing of its own range that starts after its
 // lane's watermark: those of the run this one resumes, else a new cut where the source is an
 // S3 bucket listed in parallel. null: the copy reads one listing.
@@ -178,7 +204,7 @@ async function laneListings(c, options, journal) {
     if (!journal.lanes) return null;
     lanes = lanesFromBounds(listing.range, journal.lanes);
   } else {
-    if (src.type !== 's3' || options.sequential || options.toKey || listing.location.single !== undefined || versioned(options) || listing.heads) return null;
+    if (src.type !== 's3' || options.sequential || options.toKey || listing.location.single !== undefined || versioned(options) || listing.heads || c.ahead) return null;
     await src.open();
     lanes = await planLanes(src, listing.range, { maxLanes: T.LANES_MAX, signal: c.signal, stats: c.stats });
     if (!lanes) return null;

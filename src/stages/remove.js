@@ -20,6 +20,7 @@ const { describeS3Error } = require('../stores/s3-errors');
 const { resolvePaths } = require('./paths');
 const { removeVersions } = require('./delete-versions');
 const { deleteCondition, deleteBatch } = require('./conditional-deletes');
+const { objectUrl } = require('../stores/object-url');
 
 const BATCH = 1000; // DeleteObjects takes at most 1000 keys
 const MAX_NAMED = 10000;
@@ -79,7 +80,7 @@ async function rm(options = {}) {
     if (!interrupted && options.dryrun) {
       for await (const r of spool.read()) {
         planned.add(r.size);
-        if (options.onDelete) options.onDelete({ key: r.key, size: r.size, dryrun: true });
+        if (options.onDelete) options.onDelete({ key: r.key, size: r.size, url: objectUrl(source.store, r.key), dryrun: true });
       }
     } else if (!interrupted && count) {
       // 3. Batches of 1000 keys, `concurrency` requests at once, each key with its listed ETag
@@ -100,13 +101,13 @@ async function rm(options = {}) {
           tallies[status].add(r.size);
           listing.progress.done(status, r.size);
           if (status === 'deleted') {
-            if (options.onDelete) options.onDelete({ key: r.key, size: r.size });
+            if (options.onDelete) options.onDelete({ key: r.key, size: r.size, url: objectUrl(store, r.key) });
             continue;
           }
           const f = { key: r.key, status, reason };
           if (failures.length < MAX_NAMED) failures.push(f);
           if (journal) journal.failed(f);
-          if (options.onDelete) options.onDelete({ key: r.key, size: r.size, status, error: reason });
+          if (options.onDelete) options.onDelete({ key: r.key, size: r.size, url: objectUrl(store, r.key), status, error: reason });
           if (status !== 'failed') continue;
           const e = reasons.get(reason) || { reason, count: 0 };
           e.count++;

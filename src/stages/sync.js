@@ -14,6 +14,7 @@ const { UsageError, SafetyError, S3BlitzError } = require('../errors');
 const { RunJournal } = require('../journal/run-journal');
 const { CopyRun } = require('./copy-run');
 const { deleteCondition, deleteBatch } = require('./conditional-deletes');
+const { objectUrl } = require('../stores/object-url');
 
 function shouldCopy(cls, o) {
   if (cls === 'only-source' || cls === 'size-differs') return true;
@@ -132,13 +133,13 @@ async function deleteAll(store, doomed, tallies, options, cmp) {
     if (!batch.length) return;
     const b = batch;
     batch = [];
-    if (options.dryrun) { for (const r of b) { tallies.deleted.add(r.size); if (options.onDelete) options.onDelete({ key: r.key, size: r.size, dryrun: true }); } return; }
+    if (options.dryrun) { for (const r of b) { tallies.deleted.add(r.size); if (options.onDelete) options.onDelete({ key: r.key, size: r.size, url: objectUrl(store, r.key), dryrun: true }); } return; }
     condition ??= await deleteCondition(store, { prefix: cmp.dstListing.range.prefix, signal: cmp.signal, requireConditional: options.requireConditional, log: options.log });
     let failed = null, failures = 0;
     for (const { r, status, reason } of await deleteBatch(store, b, { etags: condition.etags, signal: cmp.signal })) {
       if (status === 'failed') { failed = failed || { key: r.key, reason }; failures++; continue; }
       tallies[status].add(r.size);
-      if (options.onDelete) options.onDelete(status === 'deleted' ? { key: r.key, size: r.size } : { key: r.key, size: r.size, status, reason });
+      if (options.onDelete) options.onDelete({ key: r.key, size: r.size, url: objectUrl(store, r.key), ...(status === 'deleted' ? {} : { status, reason }) });
     }
     if (failed) throw new Error(`delete of ${JSON.stringify(failed.key)} failed: ${failed.reason}${failures > 1 ? ` (and ${failures - 1} more in the same batch)` : ''}`);
   };

@@ -59,7 +59,8 @@ class Copier {
    * @param o {src, dst, w, co (copyOptions), sameConnection, dryrun, signal (abort requests),
    *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency, log (notices, each once),
    *   onCreating and onTempDir (a journaled run's records before a multipart upload or a temp file),
-   *   targetPrefix (where --no-overwrite's probe objects may go)}
+   *   targetPrefix (where --no-overwrite's probe objects may go), afterCopy (async (job, outcome) -> outcome,
+   *   after each object copied: mv's proof and delete)}
    */
   constructor(o) {
     Object.assign(this, o);
@@ -244,7 +245,7 @@ class Copier {
         const base = job.transfer || this.transfer;
         const outcome = await (this.guard ? await this.guard.route(job, base) : base)(job);
         if (prefix) prefix.succeeded(Date.now() - started);
-        return outcome;
+        return outcome.status === 'copied' && this.afterCopy ? await this.settleCopy(job, outcome) : outcome;
       } catch (err) {
         // Cut short by the run's end: not an outcome; a resumed run will copy it.
         if (this.signal.aborted) return null;
@@ -285,6 +286,19 @@ class Copier {
         }
         return outcome;
       }
+    }
+  }
+
+  // afterCopy(job, outcome) (mv: prove the copy, delete the source) in the copy's own slot,
+  // so it is paced with the copies; what it throws fails the object, the copy made.
+  async settleCopy(job, outcome) {
+    try {
+      return await this.afterCopy(job, outcome);
+    } catch (err) {
+      if (this.signal.aborted) return null;
+      if (isFatalForRun(err) || err instanceof SafetyError) throw err;
+      const c = classifyError(err, { bucket: this.src.bucket, key: job.item.Key });
+      return { ...outcome, status: c.status === 'changed' ? 'changed' : 'failed', reason: `copied, but ${c.reason}` };
     }
   }
 

@@ -33,8 +33,9 @@ async function download(job) {
   const target = localPath(dst.root, key);
   const tmp = await jobTempPath(job, target);
   try {
-    const bytes = item.Size > job.largeCopyThreshold ? await getRanges(job, target, tmp) : await getWhole(job, target, tmp);
-    return { status: 'copied', bytes };
+    // checked: whether the bytes were checked against a stored checksum (mv's proof).
+    const { bytes, checked } = item.Size > job.largeCopyThreshold ? await getRanges(job, target, tmp) : await getWhole(job, target, tmp);
+    return { status: 'copied', bytes, checked };
   } catch (err) {
     if (err && err.code === 'ChecksumMismatch') throw new ObjectError('failed', `${err.message}: not written`);
     throw err;
@@ -59,7 +60,7 @@ async function getWhole(job, target, tmp) {
   const out = await get(job, undefined, { tmp, final: target, mtime: item.LastModified ? item.LastModified.getTime() : undefined, length: item.Size, checksum: 'stored' }, job.signal);
   counted(job.stats, out.checksum !== undefined);
   job.stats.bytes += out.bytes;
-  return out.bytes;
+  return { bytes: out.bytes, checked: out.checksum !== undefined };
 }
 
 // The stored full-object checksum a ranged download is checked against, where its ranges'
@@ -88,7 +89,7 @@ async function getRanges(job, target, tmp) {
     counted(job.stats, Boolean(want));
     if (item.LastModified) await fs.promises.utimes(tmp, new Date(), item.LastModified);
     await fs.promises.rename(tmp, target);
-    return item.Size;
+    return { bytes: item.Size, checked: Boolean(want) };
   } catch (err) {
     await fs.promises.rm(tmp, { force: true }).catch(() => {});
     throw err;
