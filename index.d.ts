@@ -664,6 +664,21 @@ export function each(options: EachOptions): Promise<ReadResult & { count: number
 export function map<T = unknown>(options: MapOptions<T>): Promise<ReadResult & { result: unknown; count: number }>;
 export function copy(options: CopyOptions): Promise<CopyResult>;
 export function cp(options: CopyOptions): Promise<CopyResult>;
+export interface PresignOptions extends ConnectionOptions {
+  /** s3://bucket/key */
+  source: string;
+  /** 'get' (the default) or 'put'. */
+  method?: 'get' | 'put' | 'GET' | 'PUT';
+  /** Seconds, or a duration such as '12h' or '7d' (at most 7 days). Default 3600. */
+  expiresIn?: number | string;
+  versionId?: string;
+}
+
+export interface PresignResult { url: string; method: 'GET' | 'PUT'; bucket: string; key: string; expiresIn: number; expires: string }
+
+/** A presigned URL for one object, signed offline with the caller's credentials. */
+export function presign(options: PresignOptions): Promise<PresignResult>;
+
 /** Copies, proves each copy, then deletes its source (with its listed ETag). */
 export function mv(options: MoveOptions): Promise<MoveResult>;
 export function move(options: MoveOptions): Promise<MoveResult>;

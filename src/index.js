@@ -7,6 +7,7 @@ const { ParallelLister } = require('./list/parallel-lister');
 const { ls, summarize, each, map } = require('./stages/read-only');
 const { copy } = require('./stages/copy');
 const { mv } = require('./stages/move');
+const { presign } = require('./stages/presign');
 const { compare } = require('./stages/compare');
 const { sync } = require('./stages/sync');
 const { rm } = require('./stages/remove');
@@ -61,6 +62,7 @@ const mapChecked = checked('map', map, { shards: true });
 const copyChecked = checked('copy', copy, { shards: true });
 // Not in shards: one shard's targets may lie in another's range, moved there once more.
 const mvChecked = checked('mv', mv);
+const presignChecked = checked('presign', presign);
 const compareChecked = checked('compare', compare, { shards: true });
 const syncChecked = checked('sync', sync, { shards: true });
 const planChecked = checked('plan', plan);
@@ -85,6 +87,7 @@ module.exports = {
   cp: copyChecked,
   mv: mvChecked,
   move: mvChecked,
+  presign: presignChecked,
   compare: compareChecked,
   sync: syncChecked,
   listBuckets: listBucketsChecked,

@@ -127,6 +127,9 @@ const OPTIONS = {
   withMetadata: {}, withTags: {}, by: {},
   headConcurrency: { default: 500, type: 'int', min: 1, help: 'HeadObject requests in flight at once (adapts to throttling)' },
   onProblem: {},
+  // presign: how long the URL works (SigV4 allows 1 s to 7 days), and what it lets its holder do.
+  expiresIn: { default: '3600', type: 'duration', min: 1000, max: 604800000, why: 'SigV4 allows up to 7 days', help: 'seconds (or 12h, 7d) the URL works' },
+  method: {},
   // Set by mv, not by callers: what copy does after each object copied and at the end (stages/move.js).
   move: {},
 };
@@ -178,7 +181,13 @@ function parseOption(name, value) {
   if (value === undefined || value === null || !o.type) return value;
   const flag = flagOf(name);
   const why = o.why ? ` (${o.why})` : '';
-  if (o.type === 'duration') return parseDuration(value, flag);
+  if (o.type === 'duration') {
+    const ms = parseDuration(value, flag);
+    if ((o.min !== undefined && ms < o.min) || (o.max !== undefined && ms > o.max)) {
+      throw new UsageError(`${flag} must be between ${o.min / 1000} and ${o.max / 1000} seconds${why}, not ${JSON.stringify(String(value))}`);
+    }
+    return ms;
+  }
   if (o.type === 'choice') {
     if (value === false) return false;
     if (value === true) return o.choices[0];

@@ -136,6 +136,23 @@ version: js:({Key, VersionId, IsLatest, DeleteMarker, Size, LastModified}) => bo
       return 0;
     }));
 
+  outputOptions(connectionOptions(program.command('presign')))
+    .description('a URL that lets anyone who has it download (or upload) one object until it expires; signed here, no request sent')
+    .argument('<object>', 's3://bucket/key')
+    .option('--expires-in <time>', help('expiresIn') + '; at most 7d')
+    .option('--method <method>', 'get (download, the default) or put (upload: curl -T file URL)')
+    .option('--version-id <id>', 'that version of the object (get)')
+    .addHelpText('after', examples(['s3blitz presign s3://my-bucket/report.pdf', 's3blitz presign s3://my-bucket/report.pdf --expires-in 7d',
+      's3blitz presign s3://my-bucket/inbox/upload.bin --method put --expires-in 15m   # then: curl -T upload.bin "$URL"']))
+    .action(runAction(async ({ args: [source], opts }) => {
+      const o = libraryOptions(source, opts);
+      for (const k of ['expiresIn', 'method', 'versionId']) if (opts[k] !== undefined) o[k] = opts[k];
+      if (opts.apiExample) return writeOut(apiExample('presign', o));
+      const r = await lib.presign(o);
+      await writeOut(formatOf(opts) === 'json' ? JSON.stringify(r, null, 2) + '\n' : `${r.url}\n`);
+      return 0;
+    }));
+
   outputOptions(connectionOptions(program.command('mb')), { json: false })
     .description('make a bucket')
     .argument('<bucket>', 's3://bucket')
