@@ -54,6 +54,8 @@ const OPTIONS = {
   // Listing.
   listConcurrency: { default: 100, type: 'int', min: 1, help: 'list requests in flight at once' },
   maxListRequests: { type: 'int', min: 1 }, sequential: {}, unordered: {}, splitHints: {}, folders: {}, hedge: {},
+  // ls of one level of a folder (aws s3 ls without --recursive): "/".
+  delimiter: {},
   // Lean requests (see the README's "Fast request paths"): S3BLITZ_FAST_PATHS=0 sends every
   // request through the SDK, S3BLITZ_REQUEST_THREAD=0 keeps lean requests on the main thread.
   fastPaths: { default: env.S3BLITZ_FAST_PATHS !== '0' },

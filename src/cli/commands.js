@@ -5,7 +5,8 @@ const { connectionOptions, sourceOptions, outputOptions, libraryOptions, reportO
 const { checkOutput, writeReport, commandLine } = require('./report-output');
 const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
-const { itemJson, itemLong, itemLongHuman, chunkLines, statsText, scanText, estimateText } = report.format;
+const { itemJson, itemLong, itemLongHuman, chunkLines, statsText, scanText, estimateText, escapeKey, humanBytes } = report.format;
+const { levelEntries } = require('../stages/one-level');
 const { Progress } = require('../progress');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('../stages/shards');
 const { help } = require('../options');
@@ -56,6 +57,50 @@ function scanDone(scan, opts) {
   return scan.failed ? 1 : 0;
 }
 
+// ls --delimiter / (--no-recursive): one level as aws s3 ls prints it, names relative to the
+// folder the path names (up to its last "/"); JSON lines with --json.
+async function listLevel(source, opts, signal) {
+  const o = { ...libraryOptions(source, opts), delimiter: opts.delimiter === undefined ? '/' : opts.delimiter };
+  if (opts.startAfter !== undefined) o.startAfter = opts.startAfter;
+  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`--delimiter prints text or json, not ${JSON.stringify(opts.format)}`);
+  if (opts.apiExample) return writeOut(apiExample('ls', o));
+  const json = formatOf(opts) === 'json';
+  const stats = new (require('../stats').RequestStats)();
+  let base = null, text = '', folders = 0, objects = 0;
+  for await (const e of levelEntries({ ...o, signal, stats })) {
+    if (base === null) base = levelBase(e.Prefix ?? e.Key, o);
+    if (e.Prefix !== undefined) {
+      folders++;
+      text += json ? `${JSON.stringify({ Prefix: e.Prefix })}\n` : `${'PRE'.padStart(30)} ${escapeKey(e.Prefix.slice(base))}\n`;
+    } else {
+      objects++;
+      text += json ? `${itemJson(e)}\n` : `${localTime(e.LastModified)} ${(opts.humanReadable ? humanBytes(e.Size) : String(e.Size)).padStart(10)} ${escapeKey(e.Key.slice(base))}\n`;
+    }
+    if (text.length > 65536) { await writeOut(text); text = ''; }
+  }
+  await writeOut(text);
+  if (opts.verbose) writeErr(`${statsText(stats.toJSON())}\n`);
+  if (folders + objects === 0 && !opts.quiet) writeErr(`s3blitz: nothing at ${o.source || o.bucket}\n`);
+  return 0;
+}
+
+// Where the names of a level start: after the path's last "/" (the whole key for a local folder's).
+function levelBase(name, o) {
+  const src = String(o.source || '');
+  if (!/^(s3|https?):\/\//i.test(src) && !o.bucket) return 0;
+  const m = /^s3:\/\/[^/]+\/?(.*)$/i.exec(src);
+  const prefix = m ? m[1] : o.prefix || '';
+  return prefix.lastIndexOf('/') + 1;
+}
+
+// aws-cli's date: local time, to the second.
+function localTime(d) {
+  if (!d) return ''.padEnd(19);
+  const t = new Date(d);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())} ${p(t.getHours())}:${p(t.getMinutes())}:${p(t.getSeconds())}`;
+}
+
 function register(program) {
   const examples = (lines) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
@@ -66,8 +111,12 @@ function register(program) {
     .option('--unordered', 'print pages as they arrive (faster; order not guaranteed)')
     .option('--dryrun', 'with --metadata or --tags: print the requests and price of the scan, from the listing alone')
     .option('--format <format>', 'text, json, or s3-batch-csv: an S3 Batch Operations manifest (bucket,key with keys URL-encoded; with --all-versions also the version id)')
+    .option('--delimiter <char>', 'one level, as aws s3 ls shows it: "PRE folder/" lines and the objects directly in the folder ("/" only)')
+    .option('--no-recursive', 'same as --delimiter /')
+    .option('--recursive', 'every key under the path: the default (aws-cli\'s flag, accepted)')
     .addHelpText('after', examples([
       's3blitz ls s3://my-bucket/logs/2024/',
+      's3blitz ls s3://my-bucket/ --delimiter /          # one level: PRE folders and the objects beside them',
       's3blitz ls s3://my-bucket --long --pattern .parquet',
       's3blitz ls --bucket my-bucket --start-after a --stop-at m --json',
       "s3blitz ls s3://my-bucket --filter 'js:({Size}) => Size > 1e9' --unordered > big.txt",
@@ -78,6 +127,7 @@ function register(program) {
       's3blitz ls s3://my-bucket/logs/ --format s3-batch-csv > manifest.csv',
     ]) + '\nPlain output escapes control characters as \\xNN; use --json for exact keys.\n')
     .action(runAction(async ({ args: [source], opts, signal }) => {
+      if (opts.delimiter !== undefined || opts.recursive === false) return listLevel(source, opts, signal);
       const batchCsv = batchCsvFormat(opts);
       const { example, libOpts: asked } = prepare('ls', source, opts, signal, opts.unordered ? { unordered: true } : {});
       if (example) return writeOut(example);

@@ -1,5 +1,6 @@
 'use strict';
 // The read-only stages over one listing: ls, summarize, each, map.
+const { lsLevel } = require('./one-level');
 const { ObjectListing: Listing } = require('./object-listing');
 const { option, DEFAULTS } = require('../options');
 const { Summary, FOLDERS_DEPTH, groupingOf } = require('./summary');
@@ -23,6 +24,7 @@ async function withListing(options, body) {
 
 // Items of a source as one array: only for callers who asked for an array.
 function ls(options) {
+  if (options.delimiter !== undefined) return lsLevel(options); // one level, aws-style
   return withListing(options, async (listing) => {
     const items = [];
     for await (const page of listing.pages()) for (const it of page) items.push(it);

@@ -39,7 +39,10 @@ test(`cp, sync --delete and rm print a line per object as aws-cli does (seed ${S
   const keys = keysOf(SEED, 30);
   const [a, b] = await twins(keys);
   expect(keys.length).toBeGreaterThan(15);
-  const [ta, tb] = await twins(keysOf(SEED + 1, 10).map((k) => `q/${k.slice(2)}`));
+  // Extras in the targets: none a folder of a copied key or inside one (MinIO keeps objects as files).
+  const copied = keys.map((k) => `q/${k.slice(2)}`);
+  const extras = keysOf(SEED + 1, 10).map((k) => `q/${k.slice(2)}`).filter((t) => !copied.some((c) => c.startsWith(`${t}/`) || t.startsWith(`${c}/`)));
+  const [ta, tb] = await twins(extras);
   const neutral = (x, y) => [[x, 'SRC'], [y, 'DST']];
 
   const awsCp = await runAws(['s3', 'cp', `s3://${a}/p/`, `s3://${ta}/q/`, '--recursive']);
@@ -131,4 +134,32 @@ test('presign: a GET URL that works without credentials, as aws s3 presign\'s do
   const folder = await runCli(['presign', `s3://${bucket}/docs/`]);
   expect(folder.code).toBe(2);
   expect(folder.stderr).toMatch(/names a bucket or a folder/);
+});
+
+test(`ls --delimiter / (and --no-recursive) shows one level as aws s3 ls does, at every folder of a generated tree (seed ${SEED})`, async () => {
+  // A level wider than a page (1,050 objects beside 20 folders: pages of 1,000 entries split it).
+  const wide = [...Array.from({ length: 1050 }, (_, i) => `wide/f${String(i).padStart(4, '0')}`), ...Array.from({ length: 20 }, (_, i) => `wide/f${String(i * 50).padStart(4, '0')}x/in`)];
+  const keys = [...keysOf(SEED + 3, 40), 'top.txt', 'p/', 'p-old', ...wide];
+  const bucket = await createBucket();
+  await putObjects(bucket, keys);
+  // The bucket's root, the wide level, paths that end in a name (not a "/"), and six of the
+  // tree's folders drawn by the seed (each path costs an aws-cli start, about a second).
+  const folders = new Set();
+  for (const k of keys) for (let i = k.indexOf('/'); i >= 0; i = k.indexOf('/', i + 1)) folders.add(k.slice(0, i + 1));
+  const r = prng(SEED + 4);
+  const drawn = [...folders].filter((f) => f.startsWith('p/') && f !== 'p/').sort(() => r.next() - 0.5).slice(0, 6);
+  const paths = ['', 'p/', 'wide/', 'p', 'p/d', 'to', ...drawn];
+  for (const [i, p] of paths.entries()) {
+    const aws = await runAws(['s3', 'ls', `s3://${bucket}/${p}`]);
+    const ours = await runCli(['ls', `s3://${bucket}/${p}`, ...(i % 2 ? ['--no-recursive'] : ['--delimiter', '/'])]);
+    expect({ path: p, code: ours.code, lines: ours.stdout.split('\n').filter(Boolean) })
+      .toEqual({ path: p, code: 0, lines: aws.stdout.split('\n').filter(Boolean) });
+  }
+  const json = await runCli(['ls', `s3://${bucket}/p/`, '--delimiter', '/', '--json']);
+  const recs = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const want = new Set(keys.filter((k) => k.startsWith('p/')).map((k) => { const rest = k.slice(2); const i = rest.indexOf('/'); return i < 0 ? k : `p/${rest.slice(0, i + 1)}`; }));
+  expect(recs.map((r) => r.Prefix ?? r.Key).sort()).toEqual([...want].sort());
+  const refused = await runCli(['ls', `s3://${bucket}/p/`, '--delimiter', '/', '--all-versions']);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toMatch(/--all-versions applies to a listing of every key/);
 });
