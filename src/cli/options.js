@@ -77,6 +77,17 @@ function metadataOptions(cmd, { prefix = '' } = {}) {
     .option('--head-concurrency <n>', help('headConcurrency'));
 }
 
+// aws-cli's rule (the last matching rule decides, and a key no rule matches is kept) makes
+// a lone --include select everything; rclone and s5cmd users read it as "only these". Said
+// once, on stderr, with the way to write "only these".
+let warned = false;
+function loneIncludeWarning(rules) {
+  if (warned || rules.some((r) => r.exclude !== undefined)) return;
+  warned = true;
+  const globs = rules.map((r) => `--include '${r.include}'`).join(' ');
+  process.stderr.write(`s3blitz: warning: --include alone selects every key (aws-cli's rule: a key no --exclude leaves out is kept); for only these keys, write --exclude '*' ${globs}\n`);
+}
+
 // CLI option values to library options (camelCase, numbers checked by the library).
 function libraryOptions(source, opts) {
   const o = {};
@@ -90,7 +101,10 @@ function libraryOptions(source, opts) {
   if (opts.pathStyle !== undefined && process.argv.some((a) => a === '--path-style' || a === '--no-path-style')) o.forcePathStyle = opts.pathStyle;
   if (opts.signRequest === false) o.noSignRequest = true;
   const rules = opts.include || opts.exclude;
-  if (rules && rules.length) o.pathFilters = rules;
+  if (rules && rules.length) {
+    o.pathFilters = rules;
+    if (!opts.quiet) loneIncludeWarning(rules);
+  }
   if (typeof opts.splitHints === 'string' || opts.splitHints === false) o.splitHints = opts.splitHints;
   for (const k of ['shard', 'shards', 'plan', 'result']) if (opts[k] !== undefined) o[k] = opts[k];
   return o;

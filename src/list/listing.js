@@ -215,7 +215,14 @@ function keySelector(location, pathFilters, selectKey) {
   const rules = pathFilter(pathFilters);
   if (rules) {
     const n = (location.base || '').length;
-    tests.push((key) => rules(key.slice(n)));
+    // A path that names a folder without its "/" (ls s3://b/logs): keys in that folder match
+    // relative to it, as cp reads them; keys beside it that start with its name (logs-old.txt)
+    // relative to their own folder.
+    const p = location.prefix || '';
+    if (location.type === 's3' && !location.glob && !location.raw && p && !p.endsWith('/') && location.base !== p) {
+      const inside = `${p}/`;
+      tests.push((key) => rules(key.startsWith(inside) ? key.slice(inside.length) : key.slice(n)));
+    } else tests.push((key) => rules(key.slice(n)));
   }
   if (typeof selectKey === 'function') tests.push(selectKey);
   if (!tests.length) return null;

@@ -282,6 +282,22 @@ describe('wildcards and --include / --exclude select what --pattern selects', ()
     expect(selected).toEqual(expected);
   });
 
+  test('a lone --include selects everything, as aws-cli reads it, and says so in one line', async () => {
+    const r = await runCli(['ls', `s3://${bucket}/logs/`, '--include', '*.gz']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("s3blitz: warning: --include alone selects every key (aws-cli's rule: a key no --exclude leaves out is kept); for only these keys, write --exclude '*' --include '*.gz'\n");
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual(await ls([`s3://${bucket}/logs/`]));
+    expect((await runCli(['ls', `s3://${bucket}/logs/`, '--include', '*.gz', '--quiet'])).stderr).toBe('');
+  });
+
+  test('globs of ls match relative to the path given, with or without its "/"; keys beside it that share its name relative to their own folder', async () => {
+    const without = await ls([`s3://${bucket}/logs`, '--exclude', '2024/*']);
+    expect(without).toEqual(keys.filter((k) => k.startsWith('logs') && !k.startsWith('logs/2024/')).sort());
+    expect(without).toContain('logs01/01/f.gz');
+    expect(without).toEqual((await ls([`s3://${bucket}/logs`])).filter((k) => !k.startsWith('logs/2024/')));
+    expect(await ls([`s3://${bucket}/logs/`, '--exclude', '2024/*'])).toEqual(without.filter((k) => k.startsWith('logs/')));
+  });
+
   test('sync --delete never deletes what --exclude or a wildcard left out of the source side', async () => {
     const src = await createBucket(), dst = await createBucket();
     await putObjects(src, ['d/a.txt', 'd/b.log']);
