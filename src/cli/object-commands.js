@@ -52,7 +52,7 @@ async function finishRm(r, opts, log = null) {
     if (r.deleteMarkers && !r.dryrun) text += `${'deleted'.padEnd(13)}${r.deleteMarkers.objects.toLocaleString('en-US').padStart(12)} delete markers\n`;
     if (r.failed.objects) text += report.format.tallyLine('failed', r.failed, 13) + '\n';
     for (const k of ['changed', 'vanished']) if (r[k] && r[k].objects) text += report.format.tallyLine(k, r[k], 13) + (k === 'changed' ? '  (rewritten since they were listed: not deleted)' : '') + '\n';
-    if (what === 'versions') text = text.replace(/ objects /g, ' versions ');
+    if (what === 'versions') text = text.replace(/ (objects|object ) /g, (m, w) => (w === 'objects' ? ' versions ' : ' version  '));
     if (r.complete === false) text += 'the listing is incomplete (--max-list-requests)\n';
     await writeOut(text);
   }

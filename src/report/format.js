@@ -127,7 +127,7 @@ function estimateText(e) {
 
 // "copied      12,345 objects   1.50 GiB": a line of the cp and sync reports.
 function tallyLine(label, t, width = 11) {
-  return `${label.padEnd(width)}${fmtInt(t.objects).padStart(12)} objects ${humanBytes(t.bytes).padStart(11)}`;
+  return `${label.padEnd(width)}${fmtInt(t.objects).padStart(12)} ${t.objects === 1 ? 'object ' : 'objects'} ${humanBytes(t.bytes).padStart(11)}`;
 }
 
 function statsText(stats) {

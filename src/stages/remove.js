@@ -75,7 +75,7 @@ async function rm(options = {}) {
     const count = spool.count;
     // 2. The safety limit counts what an earlier run of the same command deleted too.
     if (!interrupted && maxDelete !== undefined && count + deleted.objects > maxDelete && !options.force) {
-      throw new SafetyError(`${(count + deleted.objects).toLocaleString('en-US')} objects would be deleted${deleted.objects ? ` (${deleted.objects.toLocaleString('en-US')} of them already, by the interrupted run)` : ''}, more than --max-delete ${maxDelete}: nothing was deleted (raise --max-delete)`);
+      throw new SafetyError(`${(count + deleted.objects).toLocaleString('en-US')} object${count + deleted.objects === 1 ? '' : 's'} would be deleted${deleted.objects ? ` (${deleted.objects.toLocaleString('en-US')} of them already, by the interrupted run)` : ''}, more than --max-delete ${maxDelete}: nothing was deleted (raise --max-delete)`);
     }
     if (!interrupted && options.dryrun) {
       for await (const r of spool.read()) {

@@ -97,7 +97,7 @@ async function sync(options = {}) {
     else if (sourceObjects === 0 && !options.force) {
       throw new SafetyError(`the source listing is empty: refusing to delete ${doomed.count} target objects (check the source, or pass --force)`);
     } else if (maxDelete !== undefined && doomed.count > maxDelete && !options.force) {
-      throw new SafetyError(`${doomed.count} objects would be deleted, more than --max-delete ${maxDelete}: nothing was deleted (raise --max-delete or pass --force)`);
+      throw new SafetyError(`${doomed.count} object${doomed.count === 1 ? '' : 's'} would be deleted, more than --max-delete ${maxDelete}: nothing was deleted (raise --max-delete or pass --force)`);
     } else await deleteAll(dst, doomed, { deleted, changed: deleteChanged, vanished: deleteVanished }, options, cmp);
   };
   const listed = () => cmp.srcListing.complete && cmp.dstListing.complete;

@@ -339,7 +339,7 @@ describe('small things', () => {
     await putObjects(src, ['a']);
     const r = await runCli(['cp', `s3://${src}`, `s3://${dst}`, '--dry-run']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/would copy\s+1 objects/);
+    expect(r.stdout).toMatch(/would copy\s+1 object /);
     expect(await sequentialList(dst)).toEqual([]);
   });
 

@@ -205,7 +205,7 @@ describe('sync', () => {
       relative('sync with faults', 'sync clean');
       expect(r.code).toBe(0);
       expectNoFailures(r.stderr);
-      expect(r.stdout).toMatch(/^deleted\s+1 objects/m);
+      expect(r.stdout).toMatch(/^deleted\s+1 object /m);
       expect(r.seen.injected.slowDown + r.seen.injected.internalError + r.seen.injected.reset).toBeGreaterThan(50);
       await expectIdentical(dst);
     } finally {
