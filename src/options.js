@@ -56,7 +56,7 @@ const OPTIONS = {
   maxListRequests: { type: 'int', min: 1 }, sequential: {}, unordered: {}, splitHints: {}, folders: {}, hedge: {},
   // ls of one level of a folder (aws s3 ls without --recursive): "/".
   delimiter: {},
-  // Lean requests (see the README's "Fast request paths"): S3BLITZ_FAST_PATHS=0 sends every
+  // Lean requests (see docs/internals.md, "Fast request paths"): S3BLITZ_FAST_PATHS=0 sends every
   // request through the SDK, S3BLITZ_REQUEST_THREAD=0 keeps lean requests on the main thread.
   fastPaths: { default: env.S3BLITZ_FAST_PATHS !== '0' },
   requestThread: { default: env.S3BLITZ_REQUEST_THREAD !== '0' },
@@ -87,10 +87,10 @@ const OPTIONS = {
   copyConcurrency: { default: 500, type: 'int', min: 1, help: 'small objects copied at once' },
   largeCopyConcurrency: { default: 75, type: 'int', min: 1, help: 'large objects copied at once' },
   partConcurrency: { default: 8, type: 'int', min: 1, help: 'parts of one large object copied at once' },
-  // Objects above this go part by part (measured: see the README's "copy threshold").
+  // Objects above this go part by part (measured: see docs/commands.md, "Copy policy").
   largeCopyThreshold: { default: '64MiB', type: 'size', min: 0, help: 'multipart sources at or above this keep their part layout in a copy; uploads and downloads above it go in parts' },
   // A multipart source below the threshold takes one CopyObject and gets an MD5 ETag, unless
-  // asked to keep its layout (4+ requests instead of 1: see the README's "Copy policy").
+  // asked to keep its layout (4+ requests instead of 1: see docs/commands.md, "Copy policy").
   keepPartLayout: { default: false, help: 'copy every multipart source part by part in its own layout, so its ETag is kept' },
   partSize: { type: 'size', min: 5 * MiB, max: 5 * GiB, why: 'S3\'s limits for a part' },
   maxQueueSize: { default: 10000, type: 'int', min: 1, help: 'listed objects waiting for a copier before listing pauses' },
@@ -114,7 +114,7 @@ const OPTIONS = {
   // Callbacks and run plumbing.
   signal: {}, stopSignal: {}, log: {}, progress: {}, stats: {},
   onProgress: {}, onObject: {}, onUpload: {}, onConcurrency: {}, onPair: {}, onDelete: {},
-  // Stores of the caller's own in place of the source or target (see the README).
+  // Stores of the caller's own in place of the source or target (see docs/library.md).
   store: {}, targetStore: {},
   // Shards (stages/shards.js): which key range of a plan this process takes, and where its
   // result goes for merge. emptyRange: a shard the plan gave nothing (set by the shard code).

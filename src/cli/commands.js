@@ -175,7 +175,7 @@ function register(program) {
     .option('--depth <n>', help('depth'))
     .option('--top <n>', help('top'))
     .option('--largest <n>', help('largest'))
-    .option('--prices <file>', 'a JSON price table for the storage cost estimate (default: S3 list prices for us-east-1, see the README)')
+    .option('--prices <file>', 'a JSON price table for the storage cost estimate (default: S3 list prices for us-east-1, see docs/commands.md)')
     .option('--no-incomplete-uploads', 'do not list incomplete multipart uploads')
     .option('--by <what>', 'also group by content-type, metadata:NAME or tag:NAME (a HeadObject per object; tag: also GetObjectTagging)')
     .option('--dryrun', 'with --metadata, --tags or --by: print the requests and price of the scan, from the listing alone')

@@ -21,7 +21,7 @@ function buildProgram() {
     .addHelpText('after', `
 Sources and targets: s3://bucket/key, s3://bucket/folder/, s3://bucket/logs/*/01/*
 (wildcards), https://bucket.s3.REGION.amazonaws.com/prefix, or a local file or folder;
-cp, sync, compare and rm read paths as aws-cli does (see the README's path table).
+cp, sync, compare and rm read paths as aws-cli does (see the path table in docs/commands.md).
 Credentials come from the standard AWS chain (environment, shared config and
 credentials files with --profile, SSO, container and instance metadata); a profile's
 endpoint_url is used. -H is --human-readable; -h is help.

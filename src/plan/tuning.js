@@ -11,8 +11,8 @@
 // number inside it, that is said too, and that the number was not varied alone.
 
 // The lister's planner, written against the ten named layouts (bench/layouts.js) and
-// measured as a whole by bench/sim-list.js --keys 1000000 (README, 2026-11-24).
-const PLANNER = (commit) => `chosen, not measured alone (${commit}); the planner as a whole measured by bench/sim-list.js --keys 1000000 on the named layouts (README, 2026-11-24)`;
+// measured as a whole by bench/sim-list.js --keys 1000000 (docs/benchmark.md, 2026-11-24).
+const PLANNER = (commit) => `chosen, not measured alone (${commit}); the planner as a whole measured by bench/sim-list.js --keys 1000000 on the named layouts (docs/benchmark.md, 2026-11-24)`;
 // The shard planner's balance work: the set measured together by the largest shard / mean
 // on bench/layouts.js + test/helpers/plan-layouts.js, 200k keys in 16 shards.
 const BALANCE = (commit) => `chosen, not measured alone (${commit}); the shard planner as a whole measured by max/mean shard size on bench/layouts.js + test/helpers/plan-layouts.js, 200k keys / 16 shards: 1.00-1.31, tenants 1.68 (c348501, 2026-11-25)`;
@@ -96,7 +96,7 @@ const TABLE = {
   HEDGE_REFRESH: { value: 16, trades: 'latencies recorded between two recomputations of the threshold: lower follows changes sooner for CPU (a sort of HEDGE_SAMPLES each time)', setBy: 'chosen, not measured (074e15d, 2026-11-24)' },
 
   // list/guarded-lister.js: output held back until the checks have spoken
-  HOLD_PAGES: { value: 16, trades: 'pages that must pass the checks before output begins: higher finds more broken stores before output, later first output', setBy: 'chosen (efa773d, 2026-11-24, in place of 32,000 keys or 64 chunks); its cost measured on the benchmark fake S3 (100 ms a LIST): cp of 10,000 objects 2.9 s instead of 2.1 s (README)' },
+  HOLD_PAGES: { value: 16, trades: 'pages that must pass the checks before output begins: higher finds more broken stores before output, later first output', setBy: 'chosen (efa773d, 2026-11-24, in place of 32,000 keys or 64 chunks); its cost measured on the benchmark fake S3 (100 ms a LIST): cp of 10,000 objects 2.9 s instead of 2.1 s (docs/benchmark.md)' },
   HOLD_KEYS: { value: 32000, trades: 'keys held at most while output waits for the checks: higher holds more memory, finds more before output', setBy: 'chosen, not measured (b9de7be, 2026-11-23)' },
 
   // list/page-agreement.js: pages that overlap must agree

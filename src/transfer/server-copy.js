@@ -167,7 +167,7 @@ async function proveCopy(job, sourceHead, etag) {
   stats.checksumsConfirmed++;
 }
 
-// The cheapest copy that keeps the ETag (README, "Copy policy"): one CopyObject for every
+// The cheapest copy that keeps the ETag (docs/commands.md, "Copy policy"): one CopyObject for every
 // single-part source up to CopyObject's 5 GiB (its MD5 ETag stays, whatever its size);
 // parts in the source's own layout for a multipart source at or above the threshold (or
 // any, with keepPartLayout), so its "-N" ETag stays; parts for everything over 5 GiB. A

@@ -138,11 +138,11 @@ function localFiles(dir) {
 /**
  * name: a server of servers/index.js. keep(key, allKeys): keys the server can keep at all (its own
  * sequential listing being the truth, a server that cannot list a key faithfully even so
- * leaves it out); see the README's compatibility table. controlKeysListed: false where the
+ * leaves it out); see docs/compatibility.md. controlKeysListed: false where the
  * server's own listing breaks on keys with control characters at page ends (its raw XML
  * continuation token): s3blitz must then list them exactly or stop with one line, exit 3.
  * writeArgs: options every s3blitz command that writes to the server is given (a server that
- * loses concurrent writes it answered 200 is written one object at a time, as the README says).
+ * loses concurrent writes it answered 200 is written one object at a time, as docs/compatibility.md says).
  * awkwardKeys: how many awkward keys to draw (the first of one seeded sequence), before the
  * server's own refusals.
  * wrongChecksums: algorithms whose full-object (or composite) checksum of a multipart upload the
@@ -414,7 +414,7 @@ function compatSuite(name, { seed = 17, keep = () => true, controlKeysListed = t
       });
     }
 
-    // Conditional requests, as each server answers them (README's compatibility table): a key
+    // Conditional requests, as each server answers them (docs/compatibility.md): a key
     // rewritten between the listing and its delete is never deleted where the server honours
     // conditional deletes, and the lack of support is said where it does not; --no-overwrite
     // never replaces a key that exists, whichever request types the server ignores it on.

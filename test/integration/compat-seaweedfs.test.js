@@ -1,6 +1,6 @@
 'use strict';
 // The compatibility suite (test/helpers/compat-suite.js) against SeaweedFS. Left out, as
-// what SeaweedFS itself cannot do (README, Compatibility):
+// what SeaweedFS itself cannot do (docs/compatibility.md):
 // - keys with control characters: it sends continuation tokens as raw XML, where they
 //   become U+FFFD, so its own sequential listing repeats and skips keys (tested on their own);
 // - a folder object "a/" beside keys below it: written at the same moment, one of them can

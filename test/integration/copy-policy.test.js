@@ -1,5 +1,5 @@
 'use strict';
-// The copy policy on MinIO (README, "Copy policy"): the cheapest request that keeps the ETag.
+// The copy policy on MinIO (docs/commands.md, "Copy policy"): the cheapest request that keeps the ETag.
 // Single-part sources take one CopyObject whatever their size; multipart sources at or above
 // --large-copy-threshold keep their part layout; those below take one CopyObject unless
 // --keep-part-layout; compare then says what the default copy did to each.

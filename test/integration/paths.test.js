@@ -1,5 +1,5 @@
 'use strict';
-// The README's path table, row by row, as a user types it: each row's command runs against
+// The path table (docs/commands.md), row by row, as a user types it: each row's command runs against
 // MinIO (the bucket names `src` and `dst` replaced by fresh buckets) and what it writes (or
 // that it refuses) must be exactly what the row says.
 const fs = require('fs');
@@ -9,7 +9,7 @@ const { createBucket, putObjects, sequentialList, runCli, REPO_ROOT } = require(
 
 // | `s3blitz cp ...` | `k1`, `k2` | or | ... | nothing: exit N, reason |
 function readmeRows() {
-  const text = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const text = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'commands.md'), 'utf8');
   const section = text.slice(text.indexOf('### Paths'), text.indexOf('**--include / --exclude GLOB**'));
   const rows = [];
   for (const line of section.split('\n')) {
@@ -36,7 +36,7 @@ beforeAll(async () => {
 }, 120000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-test('the README has the path table', () => {
+test('docs/commands.md has the path table', () => {
   expect(rows.length).toBeGreaterThanOrEqual(25);
 });
 

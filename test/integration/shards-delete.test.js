@@ -1,5 +1,5 @@
 'use strict';
-// sync --delete across shards in two phases, as the README's "Scale-out: shards" shows: one
+// sync --delete across shards in two phases, as docs/scale-out.md shows: one
 // plan, a dry run per shard, merge --max-delete on the total, then the real run. Each shard
 // plans and deletes only target objects inside its own range; together they delete exactly
 // the target's extra objects, wherever they sit (before the source's first key, between

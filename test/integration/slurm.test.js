@@ -2,7 +2,7 @@
 // Issue 19 on a real engine: a Slurm job array (a one-node cluster on loopback, installed
 // from Debian's packages when missing) runs a sharded sync against MinIO, each task taking
 // its shard from SLURM_ARRAY_TASK_ID; merge then combines the four results, and the target
-// holds exactly the source's objects. Issue 27: the README's rerun of the shards merge names
+// holds exactly the source's objects. Issue 27: docs/scale-out.md's rerun of the shards merge names
 // (sbatch --array=7,31) runs those shards. If Slurm cannot be installed or started, this fails.
 const fs = require('fs');
 const os = require('os');
@@ -57,7 +57,7 @@ function batchScript() {
   ].join('\n');
 }
 
-// The README's recovery: a job whose tasks 0 and 2 never ran (only --array=1,3 did), merge
+// The recovery in docs/scale-out.md: a job whose tasks 0 and 2 never ran (only --array=1,3 did), merge
 // naming the shards missing, and the rerun of exactly those (--array=0,2). A task's
 // SLURM_ARRAY_TASK_ID is its shard index as is, whatever the array's lowest index: were it
 // taken less SLURM_ARRAY_TASK_MIN, --array=1,3 would run shards 0 and 2 and the rerun 0 and 2
@@ -88,7 +88,7 @@ test('sbatch --array=1,3, merge names shards 0 and 2, sbatch --array=0,2 runs th
   expect({ code: partial.code, stdout: partial.stdout, stderr: partial.stderr.trim() })
     .toEqual({ code: 3, stdout: '', stderr: `s3blitz: merge: shards 0, 2 of ${SHARDS} missing (2 found): run them again` });
 
-  await runArray([0, 2]); // the README's rerun line, with the shards merge named
+  await runArray([0, 2]); // docs/scale-out.md's rerun line, with the shards merge named
   const results = resultFiles();
   expect(results).toEqual(Array.from({ length: SHARDS }, (_, i) => `res-${i}.json`));
   const merged = await runCli(['merge', ...results.map((f) => path.join(dir, f)), '--json']);

@@ -17,11 +17,11 @@ const CONCURRENCY = 100;
 // One bound for every layout, the issue's: round trips within 2 x (keys / 1000 /
 // concurrency) + the tree's depth (a level of folders can cost a round trip to find),
 // with a quarter to spare. The named layouts meet it; drawn layouts do not yet (see the
-// README), so they are held to exactness only.
+// docs/lister.md), so they are held to exactness only.
 const roundBound = (keys, depth) => 1.25 * (2 * (keys / 1000 / CONCURRENCY) + depth);
 const MIN_MEAN_INFLIGHT = 50;
 // The issue asks 0.6 on every layout; a floor, for now, well below (drawn layouts reach
-// 0.15; see the README).
+// 0.15; see docs/lister.md).
 const MIN_EFFICIENCY = 0.40;
 
 async function list(store, options) {
