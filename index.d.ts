@@ -408,6 +408,8 @@ export interface CompareResult {
   judgedBy: Record<string, number>;
   /** identical, and every pair's content checked. */
   verified: boolean;
+  /** The classes per top-level folder below each side's prefix (differing folders first). */
+  folders: DifferenceFolder[];
   unmappable: { key: string; reason: string }[];
   complete: boolean;
   stats: RequestStatsJSON;
@@ -466,6 +468,14 @@ export interface MetadataScan {
 }
 
 export interface Group { name: string; objects: number; bytes: number }
+
+export interface DifferenceFolder {
+  name: string;
+  objects: number;
+  /** Pairs in a class that differs. */
+  differ: number;
+  classes: Partial<Record<CompareClass, Counts & { examples: string[] }>>;
+}
 
 export interface Summary {
   objects: number;
@@ -734,9 +744,15 @@ export class ParallelLister {
 export function compareKeys(a: string, b: string): -1 | 0 | 1;
 
 export interface Report { text(): string; json(): string }
+/** Summaries and comparisons also render as Markdown and as a self-contained HTML page. */
+export interface RichReport extends Report { markdown(): string; html(): string }
+export type ReportFormat = 'text' | 'json' | 'markdown' | 'html';
+export interface ReportOptions { human?: boolean; /** The command line shown in Markdown and HTML. */ command?: string; generatedAt?: Date | string }
 export const report: {
-  summary(result: SummarizeResult, options?: { human?: boolean }): Report;
-  comparison(result: CompareResult, options?: { human?: boolean }): Report;
+  /** A result's report in one format (Markdown and HTML for summaries and comparisons). */
+  (result: SummarizeResult | CompareResult | CopyResult | SyncResult | MoveResult | BucketInfo[], options?: ReportOptions & { format?: ReportFormat }): string;
+  summary(result: SummarizeResult, options?: ReportOptions): RichReport;
+  comparison(result: CompareResult, options?: ReportOptions): RichReport;
   copy(result: CopyResult | SyncResult | MoveResult): Report;
   buckets(buckets: BucketInfo[]): Report;
   pairLine: { text(pair: PairRecord): string; json(pair: PairRecord): string };

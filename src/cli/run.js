@@ -3,7 +3,7 @@
 const { S3BlitzError, EXIT, UsageError } = require('../errors');
 const { describeS3Error } = require('../stores/s3-errors');
 const { Journal } = require('../journal/journal');
-const { CLI, NUMERIC } = require('../options');
+const { CLI, NUMERIC, parseOptions } = require('../options');
 const { clearLine } = require('../progress');
 const { statsText } = require('../report/format');
 
@@ -55,6 +55,9 @@ function formatOf(opts) {
 // The library call the command makes, as a CommonJS program that runs as written (no
 // top-level await): numbers as numbers, the result printed as JSON (cat: the bytes).
 function apiExample(fnName, libOpts, { stream = false } = {}) {
+  // The call must be one the library takes: a misspelled or out-of-range option fails here,
+  // in one line, as the call itself would.
+  parseOptions(libOpts, fnName);
   const shown = {};
   for (const [k, v] of Object.entries(libOpts)) {
     if (v === undefined) continue;
