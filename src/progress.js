@@ -75,9 +75,15 @@ class Progress {
     return { tick(chunk) { p.otherItems += chunk.length; }, listed() {}, stop() {}, set inflight(fn) { p.otherInflight = fn; } };
   }
 
-  /** The listing of the source is complete: from now on the total is known. */
+  /** A listing of the source starts (a copy in lanes runs several into one progress). */
+  listing() {
+    this.openListings = (this.openListings || 0) + 1;
+  }
+
+  /** A listing of the source is complete: once every one started is, the total is known. */
   listed() {
-    this.listingComplete = true;
+    this.openListings = Math.max(0, (this.openListings || 0) - 1);
+    if (this.openListings === 0) this.listingComplete = true;
   }
 
   /**
@@ -123,6 +129,7 @@ class Progress {
       parts.push(`${this.verb} ${fmtInt(w.objects)} (${fmtBytes(w.bytes)}) ${fmtInt(s.objectRate)}/s ${fmtBytes(s.bytesRate)}/s`);
       if (s.failed.objects) parts.push(`${fmtInt(s.failed.objects)} failed`);
       if (s.percent !== undefined) parts.push(`${s.percent.toFixed(0)}%${s.etaMs !== null ? ` ETA ${fmtTime(s.etaMs)}` : ''}`);
+      else if (!s.listed.complete) parts.push('listing…'); // no percentage until the total is known
     } else if (s.inflight) parts.push(`${s.inflight} in flight`);
     parts.push(fmtTime(s.elapsedMs));
     return parts.join(', ');

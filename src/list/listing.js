@@ -85,6 +85,9 @@ class Listing {
 
   // The listing as chunks (see chunks.js), for consumers that read only some fields.
   async *chunks() {
+    // Counted before the first await: listings started together (a copy's lanes) all count
+    // before any of them can finish, so the total is known only when the last one is.
+    if (this.progress.listing) this.progress.listing();
     await this.store.open();
     const { signal } = this;
     let source, collect = null, hints = { keys: [], where: null };

@@ -121,8 +121,25 @@ class S3Store {
         await this.listPage({ prefix: '', maxKeys: 1 });
         return;
       }
+      if (status === 404) await this._missingBucket();
       throw describeS3Error(err, { bucket: this.bucket, endpoint: this.endpoint, op: 'HeadBucket' });
     }
+  }
+
+  // A HeadBucket answered 404, which has no body to say why: S3 names a missing bucket in a
+  // listing's error (NoSuchBucket); an endpoint that is no S3 (a web server, a wrong path or
+  // port) answers a bare 404 to both, and is not reported as a missing bucket.
+  async _missingBucket() {
+    let err;
+    try {
+      if (this.stats) this.stats.listRequests++;
+      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, MaxKeys: 1 }));
+      return; // listed after all: the HEAD's 404 said nothing
+    } catch (e) { err = e; }
+    if (errorCode(err) !== 'NoSuchBucket' && httpStatus(err) === 404) {
+      throw new FatalError(`${this.endpoint || 'the endpoint'} answered HTTP 404 with no S3 error to both HeadBucket and ListObjectsV2 of bucket ${JSON.stringify(this.bucket)}: is it an S3 endpoint (check --endpoint-url, and --path-style or --no-path-style)?`, { cause: err });
+    }
+    throw describeS3Error(err, { bucket: this.bucket, endpoint: this.endpoint, op: 'ListObjectsV2' });
   }
 
   async _useRegion(region) {

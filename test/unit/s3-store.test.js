@@ -28,11 +28,20 @@ test('requester-pays is sent on list calls', async () => {
   expect(s3.commandCalls(ListObjectsV2Command)[0].args[0].input.RequestPayer).toBe('requester');
 });
 
-test('a missing bucket is one clear fatal error', async () => {
+test('a missing bucket is one clear fatal error: the HEAD\'s bare 404, then the listing\'s NoSuchBucket', async () => {
   const err = Object.assign(new Error('NotFound'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } });
   s3.on(HeadBucketCommand).rejects(err);
+  s3.on(ListObjectsV2Command).rejects(Object.assign(new Error('The specified bucket does not exist'), { name: 'NoSuchBucket', Code: 'NoSuchBucket', $metadata: { httpStatusCode: 404 } }));
   const store = new S3Store({ bucket: 'nope', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
   await expect(store.open()).rejects.toMatchObject({ exitCode: 3, message: 'bucket "nope" does not exist' });
+});
+
+test('an endpoint that answers a bare 404 to everything is not reported as a missing bucket', async () => {
+  const bare = () => Object.assign(new Error('UnknownError'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } });
+  s3.on(HeadBucketCommand).rejects(bare());
+  s3.on(ListObjectsV2Command).rejects(bare());
+  const store = new S3Store({ bucket: 'bkt', region: 'us-east-1', endpointUrl: 'http://127.0.0.1:1/not-s3', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  await expect(store.open()).rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/answered HTTP 404 with no S3 error to both HeadBucket and ListObjectsV2 of bucket "bkt": is it an S3 endpoint/) });
 });
 
 test('a bucket in another region is followed to its region once', async () => {

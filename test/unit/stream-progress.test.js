@@ -79,6 +79,25 @@ describe('progress', () => {
     expect(events[events.length - 1]).toMatchObject({ done: true, copied: { objects: 1 } });
   });
 
+  test('several listings into one progress (a copy in lanes): no percentage until the last is complete', async () => {
+    const { Listing } = require('../../src/list/listing');
+    const { LocalStore } = require('../../src/stores/local-store');
+    const fs = require('fs'), os = require('os'), path = require('path');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-progress-'));
+    for (const f of ['a1', 'a2', 'b1', 'b2', 'b3']) fs.writeFileSync(path.join(dir, f), f);
+    const p = new Progress({ showLine: false });
+    const lane = (startAfter, stopAt) => new Listing({ store: new LocalStore({ root: dir }), storeLocation: { type: 'local', path: dir, prefix: '', base: '' }, source: dir, startAfter, stopAt, progress: p });
+    const [first, second] = [lane(undefined, 'a9'), lane('a9', undefined)];
+    const a = first.pages()[Symbol.asyncIterator](), b = second.pages()[Symbol.asyncIterator]();
+    await Promise.all([a.next(), b.next()]); // both lanes started
+    expect(await a.next()).toMatchObject({ done: true }); // the first lane is done
+    p.done('copied', 2);
+    expect(p.snapshot().percent).toBeUndefined();
+    expect(await b.next()).toMatchObject({ done: true });
+    expect(p.snapshot().percent).toBe(20);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   test('the line is cleared before other output, and ends with one summary line', () => {
     const out = new PassThrough();
     let text = '';
