@@ -97,10 +97,42 @@ function itemLongHuman(it) {
   return `${isoDate(it.LastModified)}  ${humanBytes(it.Size).padStart(10)}  ${escapeKey(it.Key)}`;
 }
 
+// Terminal columns a character takes: two for East Asian wide and fullwidth characters
+// (CJK, Hangul, fullwidth forms, most emoji), none for combining marks, else one.
+function charWidth(cp) {
+  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0;
+  if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) || (cp >= 0xac00 && cp <= 0xd7a3)
+    || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6)
+    || (cp >= 0x1f300 && cp <= 0x1f64f) || (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)) return 2;
+  return 1;
+}
+
+function displayWidth(s) {
+  let w = 0;
+  for (const ch of stripAnsi(s)) w += charWidth(ch.codePointAt(0));
+  return w;
+}
+
+// A name cell wider than this is cut in the middle (…), so one long folder name does not
+// push every row of a table off the screen; --json and the HTML report keep names whole.
+const MAX_CELL = 60;
+
+function fitCell(s) {
+  if (s.includes('\x1b') || displayWidth(s) <= MAX_CELL) return s;
+  const chars = [...s];
+  const half = (MAX_CELL - 1) / 2;
+  let head = '', tail = '', w = 0;
+  for (const ch of chars) { const cw = charWidth(ch.codePointAt(0)); if (w + cw > Math.floor(half)) break; head += ch; w += cw; }
+  w = 0;
+  for (let i = chars.length - 1; i >= 0; i--) { const cw = charWidth(chars[i].codePointAt(0)); if (w + cw > Math.ceil(half)) break; tail = chars[i] + tail; w += cw; }
+  return `${head}…${tail}`;
+}
+
 function table(rows, aligns) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => stripAnsi(String(r[c])).length)));
-  return rows.map((r) => r.map((cell, c) => {
-    const s = String(cell), pad = widths[c] - stripAnsi(s).length;
+  const cells = rows.map((r) => r.map((cell, c) => (aligns[c] === 'r' ? String(cell) : fitCell(String(cell)))));
+  const widths = cells[0].map((_, c) => Math.max(...cells.map((r) => displayWidth(r[c]))));
+  return cells.map((r) => r.map((s, c) => {
+    const pad = widths[c] - displayWidth(s);
     return aligns[c] === 'r' ? ' '.repeat(pad) + s : s + ' '.repeat(pad);
   }).join('  ').trimEnd()).join('\n');
 }
@@ -144,6 +176,6 @@ function statsText(stats) {
 }
 
 module.exports = {
-  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, itemLongHuman, statsText, table, tallyLine, pct,
+  keyLines, chunkLines, escapeKey, humanBytes, isoDate, itemJson, itemLong, itemLongHuman, statsText, table, tallyLine, pct, displayWidth, fitCell,
   scanText, estimateText,
 };

@@ -19,3 +19,18 @@ test('control characters anywhere in a page are escaped as \\xNN, newlines in ke
   }
   expect(keyLines(page(['a\nb']))).toBe('a\\x0ab\n');
 });
+
+test('tables align by terminal columns (CJK and emoji are two wide) and cut a long name in the middle', () => {
+  const { table, displayWidth } = require('../../src/report/format');
+  expect(displayWidth('中文')).toBe(4);
+  expect(displayWidth('e\u0301')).toBe(1);
+  expect(displayWidth('😀a')).toBe(3);
+  const long = `${'a'.repeat(100)}-${'z'.repeat(100)}/`;
+  const lines = table([['folder', 'objects'], ['中文フォルダ/', '1'], ['abc/', '22'], [long, '3']], ['l', 'r']).split('\n');
+  // Every row ends at the same terminal column, and no row is wider than the cut name's.
+  expect(new Set(lines.map(displayWidth)).size).toBe(1);
+  expect(displayWidth(lines[0])).toBeLessThanOrEqual(60 + 2 + 'objects'.length);
+  const cut = lines[3].split(/\s{2,}/)[0];
+  expect(cut).toMatch(/^a+…z+\/$/);
+  expect(displayWidth(cut)).toBeLessThanOrEqual(60);
+});
