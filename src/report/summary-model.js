@@ -8,6 +8,7 @@ const cell = (t) => (v) => ({ v, t });
 const int = cell('int'), bytes = cell('bytes'), pct = cell('pct'), usd = cell('usd'), date = cell('date'), key = cell('key'), text = cell('text');
 
 const share = (part, whole) => (whole ? part / whole : null);
+const { usdText } = require('./cells');
 
 // The folder tree's nodes, each with its path from the root and depth, depth first.
 function treeNodes(root) {
@@ -39,9 +40,15 @@ function pricedCost(s) {
   return c && c.classes.some((r) => r.usdPerMonth !== null) ? c : null;
 }
 
+// An amount as the table's cells show one: below a cent with four decimals, so the note
+// never says 0.00 under a row of 0.0005.
+function amountText(v) {
+  return usdText(v).replace(/^(<?)\$/, '$1');
+}
+
 function costNote(cost) {
   return `storage cost: an estimate at ${cost.region ? `${cost.region} ` : ''}list prices${cost.date ? ` of ${cost.date}` : ''}` +
-    `${cost.source ? ` from ${cost.source}` : ''}: ${cost.currency} ${cost.usdPerMonth.toFixed(2)} a month for the classes priced; requests, retrieval and transfer are not included`;
+    `${cost.source ? ` from ${cost.source}` : ''}: ${cost.currency} ${amountText(cost.usdPerMonth)} a month for the classes priced; requests, retrieval and transfer are not included`;
 }
 
 // Examples in a table cell: long keys cut short (the JSON has them whole).

@@ -348,3 +348,10 @@ test('compare\'s differences per top-level folder: counts, bytes, a few examples
   expect(folded[0].name).toBe('a/');
   expect(folded.reduce((n, f) => n + f.objects, 0)).toBe(57);
 });
+
+test('the storage-cost note says an amount below a cent as the table does, never 0.00', () => {
+  const { costNote } = require('../../src/report/summary-model');
+  expect(costNote({ region: 'us-east-1', currency: 'USD', usdPerMonth: 0.0005 })).toMatch(/: USD 0\.0005 a month/);
+  expect(costNote({ currency: 'USD', usdPerMonth: 0.00001 })).toMatch(/: USD <0\.0001 a month/);
+  expect(costNote({ currency: 'USD', usdPerMonth: 1234.5 })).toMatch(/: USD 1,234\.50 a month/);
+});
