@@ -174,15 +174,20 @@ function summarySections(res, { folders = 50, humanBytes }) {
 function headline(res) {
   const s = res.summary;
   const q = s.sizeQuantiles;
-  const figures = [
-    { id: 'objects', label: 'objects', v: s.objects, t: 'int' },
-    { id: 'bytes', label: 'total size', v: s.bytes, t: 'bytes' },
-  ];
+  // --all-versions counts every version that holds bytes: the card says so, and how many keys.
+  const figures = s.versions
+    ? [{ id: 'objects', label: 'versions (every version with bytes)', v: s.objects, t: 'int' }, { id: 'keys', label: 'keys', v: s.versions.keys, t: 'int' }]
+    : [{ id: 'objects', label: 'objects', v: s.objects, t: 'int' }];
+  figures.push({ id: 'bytes', label: s.versions ? 'total size of every version' : 'total size', v: s.bytes, t: 'bytes' });
   if (q) figures.push({ id: 'median', label: 'median size', v: q.median, t: 'bytes' });
   figures.push({ id: 'largest', label: 'largest', v: s.maxSize, t: 'bytes' });
   const cost = pricedCost(s);
   if (cost) figures.push({ id: 'cost', label: `storage a month (est., ${cost.region || 'custom prices'})`, v: cost.usdPerMonth, t: 'usd' });
-  if (s.multipart && s.multipart.objects) figures.push({ id: 'multipart', label: 'multipart objects', v: share(s.multipart.objects, s.objects), t: 'pct' });
+  // Share of objects and share of bytes: a few multipart objects often hold most of the bytes.
+  if (s.multipart && s.multipart.objects) {
+    figures.push({ id: 'multipart', label: 'multipart objects', v: share(s.multipart.objects, s.objects), t: 'pct' });
+    figures.push({ id: 'multipart-bytes', label: 'bytes in multipart objects', v: share(s.multipart.bytes, s.bytes), t: 'pct' });
+  }
   if (s.oldest) figures.push({ id: 'oldest', label: 'oldest', v: s.oldest.lastModified, t: 'date' });
   if (s.newest) figures.push({ id: 'newest', label: 'newest', v: s.newest.lastModified, t: 'date' });
   if (s.incompleteUploads && !s.incompleteUploads.error) figures.push({ id: 'uploads', label: 'incomplete uploads', v: s.incompleteUploads.uploads, t: 'int' });

@@ -43,7 +43,8 @@ function summaryText(res, { human = false } = {}) {
   const out = [];
   out.push(chalk.bold(`Summary of ${source}`) + (complete ? '' : chalk.yellow('  (incomplete: stopped early)')));
   out.push(table([
-    ['objects', fmtInt(s.objects)],
+    // --all-versions counts every version that holds bytes: the row says so.
+    ...(s.versions ? [['versions', `${fmtInt(s.objects)} (every version with bytes, of ${fmtInt(s.versions.keys)} keys)`]] : [['objects', fmtInt(s.objects)]]),
     ['total size', human ? humanBytes(s.bytes) : `${humanBytes(s.bytes)} (${fmtInt(s.bytes)} bytes)`],
     ['smallest', s.minSize === null ? '-' : humanBytes(s.minSize)],
     ['mean', s.meanSize === null ? '-' : humanBytes(Math.round(s.meanSize))],

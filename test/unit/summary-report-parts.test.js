@@ -355,3 +355,15 @@ test('the storage-cost note says an amount below a cent as the table does, never
   expect(costNote({ currency: 'USD', usdPerMonth: 0.00001 })).toMatch(/: USD <0\.0001 a month/);
   expect(costNote({ currency: 'USD', usdPerMonth: 1234.5 })).toMatch(/: USD 1,234\.50 a month/);
 });
+
+test('the headline says versions where --all-versions counted them, and multipart\'s share of the bytes beside its share of objects', () => {
+  const { headline } = require('../../src/report/summary-model');
+  const base = { objects: 40, bytes: 1000, maxSize: 500, multipart: { objects: 1, bytes: 890 } };
+  const plain = Object.fromEntries(headline({ summary: base }).map((f) => [f.id, f]));
+  expect(plain.objects.label).toBe('objects');
+  expect(plain.multipart.v).toBeCloseTo(1 / 40);
+  expect(plain['multipart-bytes']).toMatchObject({ label: 'bytes in multipart objects', v: 0.89 });
+  const versioned = Object.fromEntries(headline({ summary: { ...base, versions: { keys: 12 } } }).map((f) => [f.id, f]));
+  expect(versioned.objects).toMatchObject({ label: 'versions (every version with bytes)', v: 40 });
+  expect(versioned.keys).toMatchObject({ label: 'keys', v: 12 });
+});
