@@ -70,7 +70,10 @@ async function mv(options = {}) {
   let batcher = null, condition = null;
   const deleteS3 = (job) => {
     const { src } = job;
-    condition ??= deleteCondition(src, { prefix: '', signal: job.signal, requireConditional: options.requireConditional, log: options.log });
+    // The probe of conditional deletes writes and deletes an object of its own beside the
+    // first source moved: where this run may write and delete.
+    const folder = job.item.Key.slice(0, job.item.Key.lastIndexOf('/') + 1);
+    condition ??= deleteCondition(src, { prefix: folder, signal: job.signal, requireConditional: options.requireConditional, log: options.log });
     batcher ??= new DeleteBatcher(src, { condition: () => condition, concurrency: option(options, 'deleteConcurrency'), signal: job.signal });
     return batcher.delete({ key: job.item.Key, size: job.item.Size, etag: job.item.ETag });
   };

@@ -1,10 +1,8 @@
 'use strict';
 // presign: a URL that lets anyone who holds it GET (or PUT) one object until it expires,
 // signed here with the caller's credentials, offline (no request is sent), as `aws s3
-// presign` does. The SDK's presigner (@aws-sdk/s3-request-presigner) signs it: the query form
-// of SigV4, with the client's own endpoint, addressing style and region rules.
-const { GetObjectCommand, PutObjectCommand } = require('@aws-sdk/client-s3');
-const { getSignedUrl } = require('@aws-sdk/s3-request-presigner');
+// presign` does. The store signs it (S3Store#presignedUrl, the SDK's presigner): the query
+// form of SigV4, with the client's own endpoint, addressing style and region rules.
 const { UsageError } = require('../errors');
 const { resolveLocation } = require('../stores/location');
 const { openStore } = require('../stores/open-store');
@@ -27,9 +25,7 @@ async function presign(options = {}) {
   const expiresIn = Math.round(option(options, 'expiresIn') / 1000);
   const { store } = openStore({ ...options, sourceLocation: loc, maxSockets: 1 }, 'source');
   try {
-    const params = { Bucket: loc.bucket, Key: loc.prefix };
-    const command = method === 'put' ? new PutObjectCommand(params) : new GetObjectCommand({ ...params, VersionId: options.versionId });
-    const url = await getSignedUrl(store.client, command, { expiresIn });
+    const url = await store.presignedUrl(method, loc.prefix, { expiresIn, versionId: options.versionId });
     return { url, method: method.toUpperCase(), bucket: loc.bucket, key: loc.prefix, expiresIn, expires: new Date(Date.now() + expiresIn * 1000).toISOString() };
   } finally {
     store.destroy();

@@ -553,6 +553,18 @@ class S3Store {
     await this.client.send(new DeleteBucketCommand({ Bucket: this.bucket }), signal ? { abortSignal: signal } : undefined);
   }
 
+  /**
+   * A presigned URL for one object (presign): GET (of versionId) or PUT, valid expiresIn
+   * seconds, signed offline by the SDK's presigner with this store's client (its endpoint,
+   * addressing style, region and credentials).
+   */
+  async presignedUrl(method, key, { expiresIn, versionId } = {}) {
+    const { getSignedUrl } = require('@aws-sdk/s3-request-presigner'); // loaded here: only presign needs it
+    const params = { Bucket: this.bucket, Key: key };
+    const command = method === 'put' ? new PutObjectCommand(params) : new GetObjectCommand({ ...params, VersionId: versionId });
+    return getSignedUrl(this.client, command, { expiresIn });
+  }
+
   // The object as it is now, as a listed item; null when it is gone.
   async stat(key, signal) {
     try {

@@ -89,7 +89,7 @@ describe('typed options', () => {
   // an option that loses its type is caught.
   const numeric = ['listConcurrency', 'maxListRequests', 'depth', 'top', 'largest', 'copyConcurrency', 'largeCopyConcurrency',
     'partConcurrency', 'largeCopyThreshold', 'partSize', 'maxQueueSize', 'resumeMaxAge', 'maxFailures', 'maxDelete',
-    'deleteConcurrency', 'shards', 'planBudget', 'headConcurrency'];
+    'deleteConcurrency', 'shards', 'planBudget', 'headConcurrency', 'expiresIn'];
 
   test('every numeric option has a type and a range; the CLI\'s NUMERIC set is the table\'s whole numbers', () => {
     expect(typed.sort()).toEqual([...numeric].sort());
@@ -101,6 +101,14 @@ describe('typed options', () => {
     }
     expect([...NUMERIC].sort()).toEqual(typed.filter((k) => OPTIONS[k].type === 'int').sort());
     expect(OPTIONS.partSize).toMatchObject({ type: 'size', min: 5 * MiB, max: 5 * GiB });
+  });
+
+  test('a duration with a range (presign\'s --expires-in, SigV4\'s 1 s to 7 days) is checked at both ends', () => {
+    expect(parseOption('expiresIn', undefined)).toBe(3600e3);
+    expect(parseOption('expiresIn', '7d')).toBe(604800e3);
+    expect(parseOption('expiresIn', 90)).toBe(90e3);
+    expect(() => parseOption('expiresIn', '8d')).toThrow('--expires-in must be between 1 and 604800 seconds (SigV4 allows up to 7 days), not "8d"');
+    expect(() => parseOption('expiresIn', '0')).toThrow(/--expires-in must be between 1 and 604800 seconds/);
   });
 
   test('a choice: true is its first value, false stays false, anything else is refused with the flag named', () => {
