@@ -58,7 +58,7 @@ function scanDone(scan, opts) {
 }
 
 // ls --delimiter / (--no-recursive): one level as aws s3 ls prints it, names relative to the
-// folder the path names (up to its last "/"); JSON lines with --json.
+// folder the path names (up to its last "/"); JSON lines with --json (in the same order).
 async function listLevel(source, opts, signal) {
   const o = { ...libraryOptions(source, opts), delimiter: opts.delimiter === undefined ? '/' : opts.delimiter };
   if (opts.startAfter !== undefined) o.startAfter = opts.startAfter;
@@ -66,26 +66,35 @@ async function listLevel(source, opts, signal) {
   if (opts.apiExample) return writeOut(apiExample('ls', o));
   const json = formatOf(opts) === 'json';
   const stats = new (require('../stats').RequestStats)();
-  let base = null, text = '', folders = 0, objects = 0;
-  for await (const e of levelEntries({ ...o, signal, stats })) {
-    if (base === null) base = levelBase(e.Prefix ?? e.Key, o);
-    if (e.Prefix !== undefined) {
-      folders++;
-      text += json ? `${JSON.stringify({ Prefix: e.Prefix })}\n` : `${'PRE'.padStart(30)} ${escapeKey(e.Prefix.slice(base))}\n`;
-    } else {
-      objects++;
-      text += json ? `${itemJson(e)}\n` : `${localTime(e.LastModified)} ${(opts.humanReadable ? humanBytes(e.Size) : String(e.Size)).padStart(10)} ${escapeKey(e.Key.slice(base))}\n`;
+  const base = levelBase(o);
+  let folders = 0, objects = 0, group = [];
+  // As aws-cli prints a page of 1,000 entries (a sequential listing's): its folders, then its
+  // objects. The entries come in key order, so each run of 1,000 is such a page.
+  const flush = async () => {
+    let text = '';
+    for (const pass of [true, false]) {
+      for (const e of group) {
+        if ((e.Prefix !== undefined) !== pass) continue;
+        if (pass) text += json ? `${JSON.stringify({ Prefix: e.Prefix })}\n` : `${'PRE'.padStart(30)} ${escapeKey(e.Prefix.slice(base))}\n`;
+        else text += json ? `${itemJson(e)}\n` : `${localTime(e.LastModified)} ${(opts.humanReadable ? humanBytes(e.Size) : String(e.Size)).padStart(10)} ${escapeKey(e.Key.slice(base))}\n`;
+      }
     }
-    if (text.length > 65536) { await writeOut(text); text = ''; }
+    group = [];
+    await writeOut(text);
+  };
+  for await (const e of levelEntries({ ...o, signal, stats })) {
+    if (e.Prefix !== undefined) folders++; else objects++;
+    group.push(e);
+    if (group.length === 1000) await flush();
   }
-  await writeOut(text);
+  await flush();
   if (opts.verbose) writeErr(`${statsText(stats.toJSON())}\n`);
   if (folders + objects === 0 && !opts.quiet) writeErr(`s3blitz: nothing at ${o.source || o.bucket}\n`);
   return 0;
 }
 
 // Where the names of a level start: after the path's last "/" (the whole key for a local folder's).
-function levelBase(name, o) {
+function levelBase(o) {
   const src = String(o.source || '');
   if (!/^(s3|https?):\/\//i.test(src) && !o.bucket) return 0;
   const m = /^s3:\/\/[^/]+\/?(.*)$/i.exec(src);

@@ -72,6 +72,10 @@ const TABLE = {
   COPY_REORDER_WINDOW: { value: 20000, trades: "keys cp's listing holds back for order by default: higher keeps list slots busier for memory (copies go far slower than listing)", setBy: 'a324406 (2026-11-22): with the V8 heap-growth change of the same commit, cp of 100,000 objects on the benchmark fake S3 440 -> 223 MB peak RSS, 8-12% more CPU; not measured alone' },
   COPY_QUEUED_PAGES: { value: 4, trades: "pages cp's listing queues ahead of the copier: higher lists further ahead for memory", setBy: 'a324406 (2026-11-22), measured with COPY_REORDER_WINDOW (see there); not measured alone' },
 
+  // stages/one-level.js: ls --delimiter of a level wider than a page
+  LEVEL_CUTS: { value: 4, trades: "ranges the rest of a one-level listing's range is cut into when its first page comes back full: higher fans a wide level out in fewer round trips for more requests that come back nearly empty (a level of 1,001 entries costs up to this many more than a sequential walk)", setBy: 'chosen, not measured (2026-11-28)' },
+  LEVEL_WAIT_PAGES: { value: 2, trades: "pages a range of a one-level listing reads ahead of the range being given out: higher keeps more requests busy behind a slow range for memory (ranges that send requests: --list-concurrency at most)", setBy: 'chosen, not varied (2026-11-28); a shared window of 100 pages instead was tried: a level of 200,000 numbered names then took 200 round trips (the ranges far ahead stalled), against 18' },
+
   // stages/move.js: mv's deletes of moved sources
   MOVE_DELETE_LINGER_MS: { value: 20, trades: "ms a moved source's delete waits for others to share its DeleteObjects request (up to 1,000 keys): higher sends fewer requests and holds each copy slot longer", setBy: 'chosen, not measured (2026-11-28)' },
 
