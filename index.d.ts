@@ -332,7 +332,7 @@ export interface ObjectOutcome {
 }
 
 /** How mv proved a copy before deleting its source. */
-export type ProofKind = 'etag' | 'checksum' | 'md5' | 'received';
+export type ProofKind = 'etag' | 'checksum' | 'md5' | 'read' | 'received';
 
 export interface MoveOptions extends CopyOptions {
   /** DeleteObjects requests (up to 1000 keys each) in flight at once. */

@@ -16,7 +16,7 @@ function checksumLine(stats) {
 
 // How mv proved its copies before deleting their sources.
 function movedHow(by) {
-  const parts = Object.entries(by || {}).filter(([, n]) => n).map(([k, n]) => `${fmtInt(n)} by ${k === 'received' ? 'the server\'s check on receipt' : k === 'md5' ? 'MD5' : k === 'etag' ? 'ETag' : 'checksum'}`);
+  const parts = Object.entries(by || {}).filter(([, n]) => n).map(([k, n]) => `${fmtInt(n)} by ${k === 'received' ? 'the server\'s check on receipt' : k === 'md5' ? 'MD5' : k === 'etag' ? 'ETag' : k === 'read' ? 'reading both' : 'checksum'}`);
   return parts.length ? `  (copies proven: ${parts.join(', ')})` : '';
 }
 

@@ -7,6 +7,7 @@
 // or, with requireConditional, refuses before deleting anything.
 const pLimit = require('p-limit');
 const { SafetyError } = require('../errors');
+const { httpStatus, isThrottle, isAccessDenied } = require('../stores/s3-errors');
 
 const RECHECK_CONCURRENCY = 16;
 
@@ -28,8 +29,15 @@ async function deleteCondition(store, { prefix = '', signal, requireConditional 
 
 const byKey = (errors) => new Map(errors.map((e) => [e.key, e]));
 
+// An answer to a whole DeleteObjects that says nothing of its keys: a server error or a
+// body it could not read (not access, throttling or the network: those stand for every key).
+function refusedWhole(err) {
+  const status = httpStatus(err);
+  return (status === 500 || status === 400 || status === 501) && !isThrottle(err) && !isAccessDenied(err);
+}
+
 /**
- * Deletes one batch ([{key, size, etag}], at most 1000) and says what became of each:
+ * Deletes one batch ([{key, size, etag, modified?}], at most 1000) and says what became of each:
  * [{r, status: 'deleted' | 'changed' | 'vanished' | 'failed', reason}]. A key whose delete
  * met a concurrent write (409) is sent once more; a precondition that failed is told apart
  * by a HeadObject: the key is there (changed) or gone (vanished: some servers answer a
@@ -37,7 +45,16 @@ const byKey = (errors) => new Map(errors.map((e) => [e.key, e]));
  */
 async function deleteBatch(store, batch, { etags = false, signal } = {}) {
   const entries = (rs) => rs.map((r) => (etags && r.etag ? { key: r.key, etag: r.etag } : r.key));
-  const errors = byKey(await store.deleteKeys(entries(batch), signal));
+  let answered;
+  try {
+    answered = await store.deleteKeys(entries(batch), signal);
+  } catch (err) {
+    // A batch the server refused as a whole (moto answers some keys' DeleteObjects with a 500
+    // page): each key then goes alone, so one it cannot take fails alone, named.
+    if (!refusedWhole(err) || batch.length < 2 || store.type !== 's3') throw err;
+    answered = await store.deleteKeys(entries(batch), signal, { eachAlone: true });
+  }
+  const errors = byKey(answered);
   const conflicted = batch.filter((r) => errors.has(r.key) && errors.get(r.key).code === 'ConditionalRequestConflict');
   if (conflicted.length) {
     const again = byKey(await store.deleteKeys(entries(conflicted), signal));
@@ -52,10 +69,25 @@ async function deleteBatch(store, batch, { etags = false, signal } = {}) {
     return limit(async () => {
       const now = store.stat ? await store.stat(r.key, signal).catch(() => undefined) : undefined;
       if (now === null) return { r, status: 'vanished', reason: 'deleted since it was listed' };
+      if (now && !now.ETag) return unnamed(store, r, now, signal);
       const etag = now && now.ETag ? ` (ETag ${r.etag} when listed, ${now.ETag} now)` : '';
       return { r, status: 'changed', reason: `changed since it was listed${etag}: not deleted` };
     });
   }));
+}
+
+// A key the server refused to delete with its listed ETag, and whose HEAD gives no ETag to
+// compare (s3proxy's folder objects: listed with the empty MD5, headed with none): judged by
+// size and time where the caller listed its time (r.modified). Unchanged by both, it is
+// deleted without the condition; otherwise it stays, and the reason says why.
+async function unnamed(store, r, now, signal) {
+  // To the second: a listing's times have milliseconds, a HEAD's Last-Modified has none.
+  const second = (t) => Math.floor(+new Date(t) / 1000);
+  const same = r.modified !== undefined && now.Size === r.size && Boolean(now.LastModified) && second(now.LastModified) === second(r.modified);
+  if (!same) return { r, status: 'changed', reason: `the server refused the delete with the listed ETag and gives the key no ETag to compare${r.modified !== undefined ? ', and its size or time changed' : ''}: not deleted` };
+  const [e] = await store.deleteKeys([r.key], signal);
+  if (!e) return { r, status: 'deleted' };
+  return e.code === 'NoSuchKey' ? { r, status: 'vanished', reason: 'deleted since it was listed' } : { r, status: 'failed', reason: e.reason };
 }
 
 module.exports = { deleteCondition, deleteBatch };

@@ -66,7 +66,7 @@ async function mv(options = {}) {
     if (given) throw new UsageError(`mv moves objects as they are now: ${flag} cannot be used (copy the versions with cp, then delete them with rm)`);
   }
   const moved = new Tally();
-  const provenBy = { etag: 0, checksum: 0, md5: 0, received: 0 };
+  const provenBy = { etag: 0, checksum: 0, md5: 0, read: 0, received: 0 };
   let batcher = null, condition = null;
   const deleteS3 = (job) => {
     const { src } = job;
@@ -75,7 +75,7 @@ async function mv(options = {}) {
     const folder = job.item.Key.slice(0, job.item.Key.lastIndexOf('/') + 1);
     condition ??= deleteCondition(src, { prefix: folder, signal: job.signal, requireConditional: options.requireConditional, log: options.log });
     batcher ??= new DeleteBatcher(src, { condition: () => condition, concurrency: option(options, 'deleteConcurrency'), signal: job.signal });
-    return batcher.delete({ key: job.item.Key, size: job.item.Size, etag: job.item.ETag });
+    return batcher.delete({ key: job.item.Key, size: job.item.Size, etag: job.item.ETag, modified: job.item.LastModified });
   };
   const afterCopy = async (job, outcome) => {
     const by = await proveCopy(job, outcome);

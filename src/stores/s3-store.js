@@ -443,8 +443,9 @@ class S3Store {
 
   // Deletes up to 1000 keys in one request (strings, or {key, etag}: only while its ETag is
   // still the listed one); the keys it could not delete, with S3's reasons and codes.
-  async deleteKeys(keys, signal) {
-    const errors = await this.deleteVersions(keys.map((k) => (typeof k === 'string' ? { Key: k } : { Key: k.key, ETag: k.etag || undefined })), signal);
+  // eachAlone: one DeleteObject a key (a batch the server refused as a whole).
+  async deleteKeys(keys, signal, { eachAlone = false } = {}) {
+    const errors = await this.deleteVersions(keys.map((k) => (typeof k === 'string' ? { Key: k } : { Key: k.key, ETag: k.etag || undefined })), signal, { eachAlone });
     return errors.map(({ key, reason, code }) => ({ key, reason, code }));
   }
 
@@ -454,9 +455,9 @@ class S3Store {
   // request body cannot carry as it is (control characters, U+FFFE, U+FFFF: XML 1.0 refuses
   // most of them and turns CR into LF) is deleted by its own DeleteObject, which names it in
   // the URL (and its ETag in If-Match).
-  async deleteVersions(versions, signal) {
+  async deleteVersions(versions, signal, { eachAlone = false } = {}) {
     const inXml = [], alone = [];
-    for (const v of versions) (XML_UNSAFE.test(v.Key) ? alone : inXml).push(v);
+    for (const v of versions) (eachAlone || XML_UNSAFE.test(v.Key) ? alone : inXml).push(v);
     const errors = [];
     if (inXml.length) {
       if (this.stats) this.stats.count('DELETE');

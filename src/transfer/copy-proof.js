@@ -3,7 +3,8 @@
 // (mv deletes a source only on such a proof). How, by the kind of copy:
 // - S3 to S3: the copy's ETag is the source's (CopyObject of a single-part object, or a
 //   multipart copy in the source's part layout: the same part MD5s); else both objects store
-//   the same full-object checksum, or HEADs give the same ETag (a copy through this machine).
+//   the same full-object checksum, or HEADs give the same ETag (a copy through this machine);
+//   where nothing stored says it, both objects are read and their MD5s compared ('read').
 // - S3 to a file: the download was checked against the object's stored checksum; else the
 //   file's MD5 is the source's single-part ETag, or its parts' MD5s make the multipart one.
 // - a file to S3: the server checked the body on receipt (Content-MD5 or the checksum sent
@@ -44,7 +45,7 @@ async function fileMultipartEtag(file, partSize, signal) {
 
 /**
  * How the copy of job.item (job.key on job.dst) is proven to hold the same bytes: 'etag',
- * 'checksum', 'md5' or 'received'. Throws ObjectError('failed') where it is not.
+ * 'checksum', 'md5', 'read' or 'received'. Throws ObjectError('failed') where it is not.
  */
 async function proveCopy(job, outcome) {
   const { item, src, dst, stats, signal } = job;
@@ -80,7 +81,20 @@ async function proveCopy(job, outcome) {
   if (verdict && !verdict.same) throw new ObjectError('failed', `the copy's ${verdict.how} differs from its source's`);
   if (verdict) return 'checksum';
   if (theirs.ETag && bare(theirs.ETag) === bare(ours.ETag)) return 'etag';
-  throw new ObjectError('failed', 'the copy could not be proven (its ETag is not the source\'s and the two store no full-object checksum in common)');
+  // Nothing stored says it (a server that keeps no checksums and gives a multipart copy an
+  // MD5 ETag): both objects are read, each pinned to its ETag, and their MD5s compared.
+  const [a, b] = await Promise.all([
+    streamMd5(await src.readStream({ Key: item.Key, ETag: item.ETag }, signal)),
+    streamMd5(await dst.readStream({ Key: job.key, ETag: outcome.etag || theirs.ETag }, signal)),
+  ]);
+  if (a !== b) throw new ObjectError('failed', `the copy's bytes differ from its source's (MD5 ${b}, the source's ${a})`);
+  return 'read';
+}
+
+async function streamMd5(stream) {
+  const hash = crypto.createHash('md5');
+  for await (const chunk of stream) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 module.exports = { proveCopy, isMd5, fileMultipartEtag };
