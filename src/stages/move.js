@@ -15,6 +15,7 @@ const { Tally } = require('../transfer/copier');
 const { proveCopy } = require('../transfer/copy-proof');
 const { deleteCondition, deleteBatch } = require('./conditional-deletes');
 const { localPath } = require('../stores/local-paths');
+const { resolveLocation } = require('../stores/location');
 const { option } = require('../options');
 const T = require('../plan/tuning').values;
 
@@ -70,10 +71,10 @@ async function mv(options = {}) {
   let batcher = null, condition = null;
   const deleteS3 = (job) => {
     const { src } = job;
-    // The probe of conditional deletes writes and deletes an object of its own beside the
-    // first source moved: where this run may write and delete.
-    const folder = job.item.Key.slice(0, job.item.Key.lastIndexOf('/') + 1);
-    condition ??= deleteCondition(src, { prefix: folder, signal: job.signal, requireConditional: options.requireConditional, log: options.log });
+    // The probe of conditional deletes writes and deletes an object of its own in the folder
+    // the source path names, as rm's does: where this run may write and delete (not beside
+    // a source key, whose folder may hold characters a server cannot take in a batch).
+    condition ??= deleteCondition(src, { prefix: probeFolder(options), signal: job.signal, requireConditional: options.requireConditional, log: options.log });
     batcher ??= new DeleteBatcher(src, { condition: () => condition, concurrency: option(options, 'deleteConcurrency'), signal: job.signal });
     return batcher.delete({ key: job.item.Key, size: job.item.Size, etag: job.item.ETag, modified: job.item.LastModified });
   };
@@ -93,6 +94,15 @@ async function mv(options = {}) {
   };
   const r = await copy({ ...options, move: { afterCopy, done: () => { if (batcher) batcher.flush(); } } });
   return { ...r, moved: moved.toJSON(), provenBy };
+}
+
+// The folder the source path names (its part up to the last "/"), or the bucket's root.
+function probeFolder(options) {
+  if (options.store) return '';
+  try {
+    const loc = resolveLocation({ location: options.source, bucket: options.bucket, prefix: options.prefix }, 'source');
+    return loc.type === 's3' && !loc.raw ? loc.base || '' : '';
+  } catch { return ''; }
 }
 
 // A file is deleted only while it is as listed (its size and time): a file written since
