@@ -34,7 +34,7 @@ function registerManifest(program) {
     .addHelpText('after', examples([
       's3blitz manifest s3://my-bucket/logs/ --output s3://my-manifests/logs.csv',
       "s3blitz manifest s3://my-bucket --filter 'js:({Size}) => Size > 1e9' --output big.csv",
-      's3blitz manifest s3://my-bucket --include "*.parquet" --output s3://my-manifests/parquet.csv --json',
+      's3blitz manifest s3://my-bucket --exclude "*" --include "*.parquet" --output s3://my-manifests/parquet.csv --json',
       "s3blitz manifest s3://my-bucket --all-versions --filter 'js:({IsLatest}) => !IsLatest' --output s3://my-manifests/old-versions.csv",
       's3blitz ls s3://my-bucket/logs/ --format s3-batch-csv > logs.csv   # the same rows on stdout',
     ]) + '\nThe CSV has no header; pass the printed --manifest (Spec and Location) to aws s3control create-job.\n')
