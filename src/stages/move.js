@@ -16,6 +16,7 @@ const { proveCopy } = require('../transfer/copy-proof');
 const { deleteCondition, deleteBatch } = require('./conditional-deletes');
 const { localPath } = require('../stores/local-paths');
 const { resolveLocation } = require('../stores/location');
+const { openStore } = require('../stores/open-store');
 const { option } = require('../options');
 const T = require('../plan/tuning').values;
 
@@ -60,12 +61,14 @@ class DeleteBatcher {
  * Moves objects: copy's options (source, target, range and filters, key mapping, write and
  * concurrency options, dryrun), plus deleteConcurrency and requireConditional for the
  * deletes. Resolves to copy's result with moved ({objects, bytes}: sources deleted) and
- * provenBy ({etag, checksum, md5, received}: how the copies were proven).
+ * provenBy ({etag, checksum, md5, read, received}: how the copies were proven).
  */
 async function mv(options = {}) {
   for (const [flag, given] of [['--all-versions', options.allVersions], ['--version-id', options.versionId !== undefined], ['--as-of', options.asOf !== undefined && options.asOf !== null]]) {
     if (given) throw new UsageError(`mv moves objects as they are now: ${flag} cannot be used (copy the versions with cp, then delete them with rm)`);
   }
+  // --require-conditional refuses before the first copy, not after it.
+  if (options.requireConditional) await refuseUnconditional(options);
   const moved = new Tally();
   const provenBy = { etag: 0, checksum: 0, md5: 0, read: 0, received: 0 };
   let batcher = null, condition = null;
@@ -94,6 +97,21 @@ async function mv(options = {}) {
   };
   const r = await copy({ ...options, move: { afterCopy, done: () => { if (batcher) batcher.flush(); } } });
   return { ...r, moved: moved.toJSON(), provenBy };
+}
+
+// Where the source's server is not found to honour conditional deletes: a SafetyError (exit
+// 4) before anything is copied. A folder or a store of the caller's has nothing to probe here.
+async function refuseUnconditional(options) {
+  if (options.store) return;
+  const loc = resolveLocation({ location: options.source, bucket: options.bucket, prefix: options.prefix }, 'source');
+  if (loc.type !== 's3') return;
+  const { store } = openStore({ ...options, sourceLocation: loc, maxSockets: 2 }, 'source');
+  try {
+    await store.open();
+    await deleteCondition(store, { prefix: probeFolder(options), signal: options.signal, requireConditional: true });
+  } finally {
+    store.destroy();
+  }
 }
 
 // The folder the source path names (its part up to the last "/"), or the bucket's root.

@@ -179,3 +179,13 @@ test('mv refuses version options and two local folders in one line', async () =>
   expect(local.stderr).toMatch(/two local folders/);
   expect(fs.existsSync(path.join(d1, 'f'))).toBe(true);
 });
+
+test('--require-conditional on a server that does not honour conditional deletes (MinIO) refuses before anything is copied', async () => {
+  const [from, to] = [await createBucket(), await createBucket()];
+  await putObjects(from, ['a/1', 'a/2']);
+  const r = await runCli(['mv', `s3://${from}/a/`, `s3://${to}/a/`, '--require-conditional']);
+  expect(r.code).toBe(4);
+  expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/does not honour conditional deletes .*: nothing was deleted \(--require-conditional\)/)]);
+  expect((await sequentialList(from)).map((o) => o.Key)).toEqual(['a/1', 'a/2']);
+  expect(await sequentialList(to)).toEqual([]);
+});
