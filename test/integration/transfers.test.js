@@ -134,7 +134,8 @@ describe('download', () => {
     const dir = path.join(tmp, 'dl-small');
     const item = await s3item(srcBucket, 'small.bin');
     const j = job({ item, src: s3store(srcBucket), dst: new LocalStore({ root: dir }), key: 'a/b/small.bin' });
-    await expect(download(j)).resolves.toEqual({ status: 'copied', bytes: small.length });
+    // Stored without a checksum: nothing to check the bytes against (checked: false).
+    await expect(download(j)).resolves.toEqual({ status: 'copied', bytes: small.length, checked: false });
     const file = path.join(dir, 'a', 'b', 'small.bin');
     expect(sha256(fs.readFileSync(file))).toBe(sha256(small));
     expect(fs.statSync(file).mtimeMs).toBe(item.LastModified.getTime());
@@ -147,7 +148,7 @@ describe('download', () => {
     const dir = path.join(tmp, 'dl-large');
     const item = await s3item(srcBucket, 'deep/large.bin');
     const j = job({ item, src: s3store(srcBucket), dst: new LocalStore({ root: dir }), key: item.Key });
-    await expect(download(j)).resolves.toEqual({ status: 'copied', bytes: large.length });
+    await expect(download(j)).resolves.toEqual({ status: 'copied', bytes: large.length, checked: false });
     const file = path.join(dir, 'deep', 'large.bin');
     expect(sha256(fs.readFileSync(file))).toBe(sha256(large));
     expect(fs.statSync(file).mtimeMs).toBe(item.LastModified.getTime());
