@@ -38,9 +38,10 @@ function generate(seed, n) {
   }
   // A key that is also a folder's name (p/data beside p/data/...) cannot be a file and a
   // folder at once: leave such keys out, so the same set serves downloads.
-  const list = [...keys].filter((k) => ![...keys].some((o) => o.startsWith(`${k}/`)));
-  const items = list.map((key) => ({ key, body: r.bytes(r.next() < 0.1 ? 0 : r.int(4096)) }));
   const multipart = [{ key: `p/${r.pick(PARTS)}/multi-${r.int(1000)}.bin`, parts: [5 * MiB, 1 * MiB + r.int(1000)] }];
+  const all = [...keys, ...multipart.map((m) => m.key)];
+  const list = [...keys].filter((k) => !all.some((o) => o.startsWith(`${k}/`)));
+  const items = list.map((key) => ({ key, body: r.bytes(r.next() < 0.1 ? 0 : r.int(4096)) }));
   const outside = [{ key: 'other/keep.txt', body: Buffer.from('stay') }, { key: 'p-old', body: Buffer.from('not under p/') }];
   return { items, multipart, outside };
 }
