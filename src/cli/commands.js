@@ -7,6 +7,7 @@ const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run')
 const report = require('../report');
 const { itemJson, itemLong, itemLongHuman, chunkLines, statsText, scanText, estimateText, escapeKey, humanBytes } = report.format;
 const { levelEntries } = require('../stages/one-level');
+const { RequestStats } = require('../stats');
 const { Progress } = require('../progress');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('../stages/shards');
 const { help } = require('../options');
@@ -65,7 +66,7 @@ async function listLevel(source, opts, signal) {
   if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`--delimiter prints text or json, not ${JSON.stringify(opts.format)}`);
   if (opts.apiExample) return writeOut(apiExample('ls', o));
   const json = formatOf(opts) === 'json';
-  const stats = new (require('../stats').RequestStats)();
+  const stats = new RequestStats();
   const base = levelBase(o);
   let folders = 0, objects = 0, group = [];
   // As aws-cli prints a page of 1,000 entries (a sequential listing's): its folders, then its
