@@ -15,7 +15,7 @@
 // own first page returned (a server that mishandles some StartAfter values skips keys
 // otherwise). A store that fails either is an UntrustedStore; see guarded-lister.js.
 
-const { compareKeys, commonPrefix, lastKeyWith, keyBefore, minKey } = require('../keys/order');
+const { compareKeys, commonPrefix, lastKeyWith, keyBefore, minKey, keyBytes, MAX_KEY_BYTES } = require('../keys/order');
 const { OnlinePlanner } = require('../plan/online');
 const T = require('../plan/tuning').values;
 const { normalizeRange, inRange } = require('../keys/range');
@@ -43,10 +43,10 @@ class Segment {
     this.start = start; // exclusive
     this.end = end; // inclusive; null = up to the end of the listing
     this.cursor = start; // last key handed out from this segment
-    // A segment that begins a subtree (every key from `sub` on) reads it with Prefix=sub
-    // first: the store then says exactly where the subtree ends, where a StartAfter listing
-    // would read on into keys the next segment reads. Its start, the greatest key before
-    // sub, is never sent; `wire` is what a request sends when the cursor is such a key.
+    // A segment that begins a subtree (every key from `sub` on: a scout's or a folder's)
+    // starts at the greatest key before sub, which is never sent: its first request asks
+    // from just before sub (sendableBefore), or for the subtree alone (Prefix=sub). `wire`
+    // is what a request sends when the cursor is a key no request should carry.
     this.sub = null;
     this.wire = null;
     // Past this key the segment holds nothing (a folder listing showed nothing between its
@@ -70,6 +70,21 @@ class Segment {
   }
 }
 
+
+// A StartAfter for the first request of a segment that begins at the subtree `sub`, sent
+// in place of its start (the greatest key before sub, which no request should carry:
+// 1,024 bytes of U+10FFFF): sub's last character one lower, then U+10FFFF. The keys
+// between the two are the segment before's, and count as overlap. Null where sub ends in a
+// character at or above U+D800 (stores that compare by UTF-16 code units could place sub's
+// keys before it: start-check.js) or at or below "0" (one lower would be "/" or below it:
+// "d2.\u{10FFFF}" for "d2/" names the folder d2 to a store that lists folder by folder,
+// which skips it): the subtree is then read alone, as a Prefix.
+function sendableBefore(sub) {
+  const c = sub.charCodeAt(sub.length - 1);
+  if (c <= 0x30 || c >= 0xd800) return null;
+  const key = `${sub.slice(0, -1)}${String.fromCharCode(c - 1)}\u{10FFFF}`;
+  return acceptableStartAfter(key) && keyBytes(key) <= MAX_KEY_BYTES ? key : null;
+}
 
 // A request as an error message names it.
 function asked({ prefix, startAfter }) {
@@ -230,16 +245,23 @@ class ParallelLister {
     if (!seg.launched) { seg.launched = true; if (this.guesses > 0) this.guesses--; }
     // Every key of a segment shares the prefix of its lowest and highest possible keys:
     // asked with it as Prefix, the store stops where that prefix ends rather than read on
-    // into keys the next segments read. A segment that begins a subtree asks for the
-    // subtree, with no StartAfter: the greatest key before "d2/" ("d2." and U+10FFFF...)
-    // is one SeaweedFS takes to mean "after the folder d2", and would skip all of it.
+    // into keys the next segments read. A segment that begins a subtree never sends its
+    // start (see sendableBefore).
     const fresh = seg.sub !== null && seg.cursor === seg.start;
     const highest = seg.known ?? seg.end;
     let prefix = this.range.prefix;
-    if (fresh) prefix = seg.sub;
-    else if (highest !== null) { const p = commonPrefix(seg.cursor, highest); if (p.length > prefix.length) prefix = p; }
-    const startAfter = fresh ? undefined : seg.wire ?? (seg.cursor || undefined);
-    const args = { prefix, startAfter, after: seg.cursor, kind };
+    // Nothing lies between a fresh segment's start and its subtree's first key: its keys
+    // share what the subtree and its end share. Bounded only by that, its first page goes on
+    // past a small subtree into the rest of the segment instead of coming back short.
+    const low = fresh ? seg.sub : seg.cursor;
+    if (highest !== null) { const p = commonPrefix(low, highest); if (p.length > prefix.length) prefix = p; }
+    let startAfter = seg.wire ?? (seg.cursor || undefined);
+    if (fresh) {
+      const before = prefix.length < seg.sub.length ? sendableBefore(seg.sub) : null;
+      if (before === null) prefix = seg.sub;
+      startAfter = before ?? undefined;
+    }
+    const args = { prefix, startAfter, after: seg.cursor, kind, fresh };
     this._request(args, (page) => {
       seg.busy = false;
       if (!this.error) this._onPage(seg, args, page);
@@ -353,7 +375,7 @@ class ParallelLister {
     const upTo = (end) => (reach === null ? end : end === null ? reach : minKey(end, reach));
 
     // A subtree is asked for once: whatever its page held, the segment goes on from its cursor.
-    if (args.prefix === seg.sub) {
+    if (args.fresh && args.after === seg.start) {
       seg.sub = null;
       if (args.startAfter === undefined && args.prefix.endsWith(DELIMITER)) this.planner.folderRead(args.prefix, n);
     }

@@ -4,9 +4,11 @@
 const { ParallelLister, pageInOrder } = require('../../src/list/parallel-lister');
 const { UntrustedStore } = require('../../src/list/untrusted-store');
 const { parseListObjectsV2 } = require('../../src/stores/list-parser');
+const { chunkOf } = require('../../src/stores/chunks');
 const { FakeListStore, expectListing } = require('../helpers/fake-list-store');
 const { adversarialKeys, prng } = require('../helpers/keysets');
 const { generators, randomRange } = require('../helpers/key-generators');
+const { generateLayout } = require('../generators/layouts');
 
 async function collect(lister) {
   const out = [];
@@ -118,6 +120,39 @@ describe('ParallelLister behaviour', () => {
     expect(got.length).toBe(100000);
     expect(peak).toBeGreaterThan(50);
     expect(lister.stats.efficiency).toBeGreaterThan(0.2);
+  });
+
+  // A scout begins a segment at a guessed subtree ("kq" after a page of "kp..."). Its first
+  // request asks from just before the subtree ("kp" + U+10FFFF), bounded only by what the
+  // segment holds, so a small subtree does not cost a request of its own; a subtree whose
+  // name ends in "/" or a character below "1" is read alone (Prefix), as a store that lists
+  // folder by folder would skip the folder a StartAfter such as "d2." + U+10FFFF names.
+  test.each([true, false])('a scout\'s first request reads on past a small subtree (ordered: %s)', async (ordered) => {
+    const base = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+    console.log(`scout-request seeds ${base}..${base + 4} (S3BLITZ_TEST_SEED=${base} replays them)`);
+    let asked = 0, past = 0;
+    for (let seed = base; seed < base + 5; seed++) {
+      const store = new FakeListStore(generateLayout(seed, 20000, { family: 'flat' }).keys, { seed });
+      const sent = [];
+      const list = store.listPage.bind(store);
+      store.listPage = async (a) => { const page = await list(a); sent.push({ a, page }); return page; };
+      const lister = new ParallelLister(store, { listConcurrency: 16, ordered, log: () => {} });
+      expectListing(await collect(lister), store.expected(), ordered);
+      for (const { a, page } of sent) {
+        if (!a.startAfter || !a.startAfter.endsWith('\u{10FFFF}')) continue;
+        asked++;
+        const head = a.startAfter.slice(0, -2);
+        const c = head.charCodeAt(head.length - 1);
+        expect(c).toBeGreaterThan(0x2f); // never "/" or below it before U+10FFFF
+        expect(a.startAfter.startsWith(a.prefix)).toBe(true);
+        // The subtree the scout guessed, and how many of the page's keys lie past it.
+        const sub = head.slice(0, -1) + String.fromCharCode(c + 1);
+        const keys = chunkOf(page);
+        for (let k = 0; k < keys.length; k++) if (!keys.key(k).startsWith(sub) && keys.key(k) > sub) { past++; break; }
+      }
+    }
+    expect(asked).toBeGreaterThan(0);
+    expect(past).toBeGreaterThan(0);
   });
 
   test('ordered output holds a bounded number of keys back', async () => {
