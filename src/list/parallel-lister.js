@@ -255,12 +255,9 @@ class ParallelLister {
     // past a small subtree into the rest of the segment instead of coming back short.
     const low = fresh ? seg.sub : seg.cursor;
     if (highest !== null) { const p = commonPrefix(low, highest); if (p.length > prefix.length) prefix = p; }
-    let startAfter = seg.wire ?? (seg.cursor || undefined);
-    if (fresh) {
-      const before = prefix.length < seg.sub.length ? sendableBefore(seg.sub) : null;
-      if (before === null) prefix = seg.sub;
-      startAfter = before ?? undefined;
-    }
+    const before = fresh && prefix.length < seg.sub.length ? sendableBefore(seg.sub) : null;
+    if (fresh && before === null) prefix = seg.sub;
+    const startAfter = fresh ? before ?? undefined : seg.wire ?? (seg.cursor || undefined);
     const args = { prefix, startAfter, after: seg.cursor, kind, fresh };
     this._request(args, (page) => {
       seg.busy = false;
@@ -375,7 +372,7 @@ class ParallelLister {
     const upTo = (end) => (reach === null ? end : end === null ? reach : minKey(end, reach));
 
     // A subtree is asked for once: whatever its page held, the segment goes on from its cursor.
-    if (args.fresh && args.after === seg.start) {
+    if (args.fresh) {
       seg.sub = null;
       if (args.startAfter === undefined && args.prefix.endsWith(DELIMITER)) this.planner.folderRead(args.prefix, n);
     }
