@@ -73,16 +73,19 @@ class Segment {
 
 // A StartAfter for the first request of a segment that begins at the subtree `sub`, sent
 // in place of its start (the greatest key before sub, which no request should carry:
-// 1,024 bytes of U+10FFFF): sub's last character one lower, then U+10FFFF. The keys
-// between the two are the segment before's, and count as overlap. Null where sub ends in a
-// character at or above U+D800 (stores that compare by UTF-16 code units could place sub's
-// keys before it: start-check.js) or at or below "0" (one lower would be "/" or below it:
-// "d2.\u{10FFFF}" for "d2/" names the folder d2 to a store that lists folder by folder,
-// which skips it): the subtree is then read alone, as a Prefix.
+// 1,024 bytes of U+10FFFF): the last character of sub's name one lower, then U+10FFFF
+// ("kp\u{10FFFF}" for "kq", "d1\u{10FFFF}" for the folder "d2/"). The keys between the two
+// ("d2", "d2.txt") are the segment before's, and count as overlap. A folder's StartAfter
+// never names the folder or anything inside its name's order: a store that lists folder by
+// folder takes "d2" or "d2.\u{10FFFF}" as "after the folder d2" and skips it (SeaweedFS).
+// Null where that character is at or above U+D800 (stores that compare by UTF-16 code
+// units could place sub's keys before it: start-check.js) or at or below "0" (one lower
+// would be "/" or below it): the subtree is then read alone, as a Prefix.
 function sendableBefore(sub) {
-  const c = sub.charCodeAt(sub.length - 1);
-  if (c <= 0x30 || c >= 0xd800) return null;
-  const key = `${sub.slice(0, -1)}${String.fromCharCode(c - 1)}\u{10FFFF}`;
+  const name = sub.endsWith(DELIMITER) ? sub.slice(0, -1) : sub;
+  const c = name.charCodeAt(name.length - 1);
+  if (!(c > 0x30 && c < 0xd800)) return null;
+  const key = `${name.slice(0, -1)}${String.fromCharCode(c - 1)}\u{10FFFF}`;
   return acceptableStartAfter(key) && keyBytes(key) <= MAX_KEY_BYTES ? key : null;
 }
 
@@ -258,7 +261,7 @@ class ParallelLister {
     const before = fresh && prefix.length < seg.sub.length ? sendableBefore(seg.sub) : null;
     if (fresh && before === null) prefix = seg.sub;
     const startAfter = fresh ? before ?? undefined : seg.wire ?? (seg.cursor || undefined);
-    const args = { prefix, startAfter, after: seg.cursor, kind, fresh };
+    const args = { prefix, startAfter, after: seg.cursor, kind, fresh, sub: fresh ? seg.sub : null };
     this._request(args, (page) => {
       seg.busy = false;
       if (!this.error) this._onPage(seg, args, page);
@@ -373,8 +376,17 @@ class ParallelLister {
 
     // A subtree is asked for once: whatever its page held, the segment goes on from its cursor.
     if (args.fresh) {
+      // A folder's keys (a page at least, if the page ended inside it), whether its page was
+      // asked for it alone or read on past it: how many keys folders as deep hold.
+      const { sub } = args;
+      if (sub.endsWith(DELIMITER)) {
+        let m = 0;
+        while (m < n && cmp(chunk.key(m), sub) < 0) m++;
+        const from = m;
+        while (m < n && chunk.key(m).startsWith(sub)) m++;
+        this.planner.folderRead(sub, m - from);
+      }
       seg.sub = null;
-      if (args.startAfter === undefined && args.prefix.endsWith(DELIMITER)) this.planner.folderRead(args.prefix, n);
     }
     const segs = this.segs;
     const i0 = this._indexFor(after);

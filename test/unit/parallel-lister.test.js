@@ -126,8 +126,8 @@ describe('ParallelLister behaviour', () => {
   // A scout begins a segment at a guessed subtree ("kq" after a page of "kp..."). Its first
   // request asks from just before the subtree ("kp" + U+10FFFF), bounded only by what the
   // segment holds, so a small subtree does not cost a request of its own; a subtree whose
-  // name ends in "/" or a character below "1" is read alone (Prefix), as a store that lists
-  // folder by folder would skip the folder a StartAfter such as "d2." + U+10FFFF names.
+  // name ends in a character below "1" is read alone (Prefix): one lower would be "/" or
+  // below it ("d2." + U+10FFFF names the folder d2 to a store that lists folder by folder).
   test.each([true, false])('a scout\'s first request reads on past a small subtree (ordered: %s)', async (ordered) => {
     const base = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
     console.log(`scout-request seeds ${base}..${base + 4} (S3BLITZ_TEST_SEED=${base} replays them)`);
@@ -153,6 +153,39 @@ describe('ParallelLister behaviour', () => {
       }
     }
     expect(asked).toBeGreaterThan(0);
+    expect(past).toBeGreaterThan(0);
+  });
+
+  // A segment placed at a folder a folder listing named ("d2/") asks from just before the
+  // folder's name ("d1" + U+10FFFF: never "d2" or "d2." + U+10FFFF, which a store that lists
+  // folder by folder takes as "after the folder d2"), so a page reads a small folder whole
+  // and goes on past it. Fresh seeds of a family of many folders, both orders.
+  test.each([true, false])('a folder segment\'s first request reads on past a small folder (ordered: %s)', async (ordered) => {
+    const base = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+    console.log(`folder-request seeds ${base}..${base + 4} (S3BLITZ_TEST_SEED=${base} replays them)`);
+    let past = 0;
+    for (let seed = base; seed < base + 5; seed++) {
+      const store = new FakeListStore(generateLayout(seed, 20000, { family: 'tenants' }).keys, { seed });
+      const lister = new ParallelLister(store, { listConcurrency: 16, ordered, log: () => {} });
+      // The first request of each segment placed at a folder (kind "folder"), and its page.
+      const request = lister._request.bind(lister);
+      lister._request = (args, onPage, onError) => request(args, (page) => {
+        if (args.kind === 'folder' && args.fresh && args.startAfter !== undefined) {
+          const { sub: folder, startAfter } = args;
+          expect(folder.endsWith('/')).toBe(true);
+          const c = folder.charCodeAt(folder.length - 2);
+          expect(startAfter).toBe(`${folder.slice(0, -2)}${String.fromCharCode(c - 1)}\u{10FFFF}`);
+          const keys = chunkOf(page);
+          let inside = 0;
+          for (let k = 0; k < keys.length; k++) {
+            if (keys.key(k).startsWith(folder)) inside++;
+            else if (inside && compareKeys(keys.key(k), folder) > 0) { past++; break; }
+          }
+        }
+        onPage(page);
+      }, onError);
+      expectListing(await collect(lister), store.expected(), ordered);
+    }
     expect(past).toBeGreaterThan(0);
   });
 
