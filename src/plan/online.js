@@ -256,12 +256,6 @@ class OnlinePlanner {
       }
       for (const m of this._scouts(last, ctx.length - 1, charsFrom, s.end)) plan.far.push(m);
     }
-    // Keys beyond the page's subtree: judge the whole rest of the segment by the page's
-    // density too, and cut it where that says more than scouts alone will cover.
-    if (nearEnd !== s.end && !plan.folders.length) {
-      const broad = this._estimate(s, s.end === null ? prefix : commonPrefix(s.cursor, s.end), s.end);
-      if (broad && broad.keys > (plan.near ? plan.near.keys : 0) + (plan.far.length + 1) * PAGE) plan.near = broad;
-    }
     return plan.near || plan.far.length || plan.folders.length ? plan : null;
   }
 
