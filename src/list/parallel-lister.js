@@ -49,6 +49,7 @@ class Segment {
     // is what a request sends when the cursor is a key no request should carry.
     this.sub = null;
     this.wire = null;
+    this.alone = false; // its first page read on and never reached sub: sub is asked for alone
     // Past this key the segment holds nothing (a folder listing showed nothing between its
     // folder and the next): reading its folder to the end reads it all.
     this.known = null;
@@ -258,7 +259,7 @@ class ParallelLister {
     // past a small subtree into the rest of the segment instead of coming back short.
     const low = fresh ? seg.sub : seg.cursor;
     if (highest !== null) { const p = commonPrefix(low, highest); if (p.length > prefix.length) prefix = p; }
-    const before = fresh && prefix.length < seg.sub.length ? sendableBefore(seg.sub) : null;
+    const before = fresh && !seg.alone && prefix.length < seg.sub.length ? sendableBefore(seg.sub) : null;
     if (fresh && before === null) prefix = seg.sub;
     const startAfter = fresh ? before ?? undefined : seg.wire ?? (seg.cursor || undefined);
     const args = { prefix, startAfter, after: seg.cursor, kind, fresh, sub: fresh ? seg.sub : null };
@@ -374,19 +375,23 @@ class ParallelLister {
     const reach = whole ? null : lastKeyWith(args.prefix);
     const upTo = (end) => (reach === null ? end : end === null ? reach : minKey(end, reach));
 
-    // A subtree is asked for once: whatever its page held, the segment goes on from its cursor.
+    // A subtree's first page: the segment goes on from its cursor, unless the keys between
+    // the StartAfter sent and the subtree filled the page ("d2-old/…" lies between "d1" +
+    // U+10FFFF and "d2/"): then the subtree is asked for again, alone (its start, which the
+    // cursor still is, is never sent).
     if (args.fresh) {
-      // A folder's keys (a page at least, if the page ended inside it), whether its page was
-      // asked for it alone or read on past it: how many keys folders as deep hold.
       const { sub } = args;
-      if (sub.endsWith(DELIMITER)) {
-        let m = 0;
-        while (m < n && cmp(chunk.key(m), sub) < 0) m++;
+      let m = 0;
+      while (m < n && cmp(chunk.key(m), sub) < 0) m++;
+      if (m === n && page.truncated && args.startAfter !== undefined) seg.alone = true;
+      else {
+        // A folder's keys (a page at least, if the page ended inside it), whether its page
+        // was asked for it alone or read on past it: how many keys folders as deep hold.
         const from = m;
         while (m < n && chunk.key(m).startsWith(sub)) m++;
-        this.planner.folderRead(sub, m - from);
+        if (sub.endsWith(DELIMITER)) this.planner.folderRead(sub, m - from);
+        seg.sub = null;
       }
-      seg.sub = null;
     }
     const segs = this.segs;
     const i0 = this._indexFor(after);

@@ -189,6 +189,25 @@ describe('ParallelLister behaviour', () => {
     expect(past).toBeGreaterThan(0);
   });
 
+  // Keys can lie between a folder segment's StartAfter and its folder: "f2-old/…" sorts
+  // after "f1" + U+10FFFF and before "f2/". When they fill its first page, the segment asks
+  // for its folder alone next, never from its start (1,024 bytes of U+10FFFF), and every
+  // key is still listed once.
+  test.each([true, false])('a folder segment whose first page never reaches its folder asks for the folder alone (ordered: %s)', async (ordered) => {
+    const keys = [];
+    for (const f of ['f1', 'f2-old', 'f2', 'f3']) for (let i = 0; i < (f === 'f2-old' ? 2500 : 300); i++) keys.push(`${f}/${String(i).padStart(5, '0')}`);
+    const store = new FakeListStore(keys, { seed: 7 });
+    const sent = [];
+    const list = store.listPage.bind(store);
+    store.listPage = (a) => { sent.push(a); return list(a); };
+    const lister = new ParallelLister(store, { listConcurrency: 4, ordered, folders: false, log: () => {} });
+    lister._split(0, [{ key: 'f2/', folder: true, gapEnd: null }]);
+    expectListing(await collect(lister), store.expected(), ordered);
+    expect(sent.some((a) => a.startAfter === 'f1\u{10FFFF}')).toBe(true);
+    expect(sent.some((a) => a.prefix === 'f2/' && a.startAfter === undefined)).toBe(true);
+    for (const a of sent) expect((a.startAfter || '').includes('\u{10FFFF}\u{10FFFF}')).toBe(false);
+  });
+
   test('ordered output holds a bounded number of keys back', async () => {
     const keys = generators.random(60000, 4);
     const store = new FakeListStore(keys, { seed: 4 });
