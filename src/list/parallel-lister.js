@@ -387,9 +387,11 @@ class ParallelLister {
       else {
         // A folder's keys (a page at least, if the page ended inside it), whether its page
         // was asked for it alone or read on past it: how many keys folders as deep hold.
-        const from = m;
-        while (m < n && chunk.key(m).startsWith(sub)) m++;
-        if (sub.endsWith(DELIMITER)) this.planner.folderRead(sub, m - from);
+        if (sub.endsWith(DELIMITER)) {
+          const from = m;
+          while (m < n && chunk.key(m).startsWith(sub)) m++;
+          this.planner.folderRead(sub, m - from);
+        }
         seg.sub = null;
       }
     }
