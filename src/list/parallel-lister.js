@@ -62,7 +62,6 @@ class Segment {
     // The newest run of keys read inside the segment ({first, last, n}): how dense keys
     // are where it reads, for estimating what is left.
     this.sample = null;
-    this.est = null; // a cut piece: {keys, depth}, what the planner expected it to hold
     // What pages said about this segment's first keys, kept while another page may still
     // say something about them (see page-agreement.js). own: its first own page; foreign:
     // a page that began before it.
@@ -529,17 +528,8 @@ class ParallelLister {
   _finish(s) {
     if (s.done) return;
     if (s.probe) this._probed(s, false);
-    if (s.est) this._pieceRead(s, s.got);
     s.done = true;
     this.active--;
-  }
-
-  // What a cut piece held against what the planner estimated, once it is done. Only then: a
-  // full first page would say only that a piece was not small, and while large pieces said
-  // no more than that, small ones alone moved the calibration (fewer cuts, more round trips).
-  _pieceRead(s, got) {
-    this.planner.pieceRead(s.est, got);
-    s.est = null;
   }
 
   // Whether a scout found a sibling where it looked, for the planner to learn from.
@@ -637,7 +627,6 @@ class ParallelLister {
       if (p + 1 === sorted.length) t.known = seg.known; // the same end, the same empty stretch before it
       if (sorted[p].gapEnd && t.end !== null && compareKeys(sorted[p].gapEnd, t.end) >= 0) t.known = lastKeyWith(sorted[p].key);
       t.kind = sorted[p].from !== undefined ? 'scout' : sorted[p].folder ? 'folder' : sorted[p].guess ? 'cut' : 'hint';
-      if (sorted[p].est) t.est = sorted[p].est;
       if (sorted[p].from !== undefined) t.probe = sorted[p];
       else if (sorted[p].guess && sorted[p].guess.at < sorted[p].key.length) t.probe = { key: sorted[p].key.slice(0, sorted[p].guess.at + 1), ...sorted[p].guess };
       if (sorted[p].from !== undefined || sorted[p].folder) t.sub = sorted[p].key;
@@ -645,7 +634,6 @@ class ParallelLister {
     }
     seg.end = sorted[0].start;
     seg.known = null;
-    seg.est = null; // cut again: what it holds no longer answers the estimate
     this.segs.splice(idx + 1, 0, ...added);
     this.active += added.length;
     this.stats.splits += added.length;

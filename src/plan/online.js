@@ -44,7 +44,6 @@ class OnlinePlanner {
     this.sizes = []; // by folder depth: {folders, keys} of folders read whole
     this.listed = new Map(); // folder -> {after, reach}: the last listing of it
     this.plans = new WeakMap(); // segment -> {sample, cursor, end, busy, plan}: made again when it changed
-    this.pieces = []; // by depth of the subtree cut: {raw, got} summed over cut pieces read
     this.shape.learn(prefix);
   }
 
@@ -68,23 +67,6 @@ class OnlinePlanner {
   // Whether a scout found a sibling where it looked, for the key shape to learn from.
   probed(probe, hit) {
     if (probe.at < probe.from.length) this.shape.probed(probe.from, probe.at, probe.key.codePointAt(probe.at), hit);
-  }
-
-  // A cut piece, done, held `got` keys. est: {keys, raw, depth}: what it was estimated to
-  // hold, what the key shape's measure alone said, and the depth of the subtree it was cut in.
-  pieceRead(est, got) {
-    const d = this.pieces[est.depth] ||= { raw: 0, got: 0 };
-    d.raw += est.raw;
-    d.got += Math.min(got, est.raw * T.CUT_CALIBRATION_MAX);
-  }
-
-  // What cut pieces at a depth held for each key the key shape's measure promised (it can
-  // be a hundred times too many where the shape misjudges a key space: letters after a-f in
-  // hex names, numbers of varying length), starting from 1 and never above it.
-  _calibration(depth) {
-    const d = this.pieces[depth];
-    if (!d) return 1;
-    return Math.min(1, (d.got + T.CUT_CALIBRATION_PRIOR) / (d.raw + T.CUT_CALIBRATION_PRIOR));
   }
 
   // A folder read whole from its start (a subtree page, Prefix=folder): how many keys
@@ -139,7 +121,7 @@ class OnlinePlanner {
     // (a page, at least). Where the key shape misjudges a key space (numbers of varying
     // length, names it has not seen), an estimate can be a hundred times what is there;
     // pieces cut for it come back with a few keys each, and each cost a request.
-    for (const p of plans) { p.points = []; p.k = 0; p.keys = p.near ? Math.min(p.near.keys * p.near.c, T.CUT_EVIDENCE * Math.max(p.s.got, PAGE)) : 0; }
+    for (const p of plans) { p.points = []; p.k = 0; p.keys = p.near ? Math.min(p.near.keys, T.CUT_EVIDENCE * Math.max(p.s.got, PAGE)) : 0; }
     const cuts = plans.filter((p) => p.keys >= T.CUT_MIN_PIECES * this.minPiece);
     for (const p of cuts) p.max = Math.floor(p.keys / this.minPiece) - 1;
     if (this.ordered) {
@@ -165,13 +147,8 @@ class OnlinePlanner {
       if (p.k) {
         // A cut is a guess at one character too: where it parts from the keys before it.
         let prev = p.s.cursor;
-        // What the key shape's measure says each piece holds, and that calibrated: what
-        // pieces then hold is weighed against the measure alone, so the calibration settles
-        // at the measure's error rather than chase its own corrections.
-        const raw = p.near.keys / (p.s.busy ? p.k : p.k + 1);
-        const est = { keys: raw * p.near.c, raw, depth: depthOf(p.near.ctx) };
         for (const key of this._cutPoints(p.s, p.near, p.k)) {
-          p.points.push({ key, guess: { from: prev, at: commonPrefix(prev, key).length }, est });
+          p.points.push({ key, guess: { from: prev, at: commonPrefix(prev, key).length } });
           prev = key;
         }
       }
@@ -294,10 +271,7 @@ class OnlinePlanner {
     if (s.busy) from += perKey * PAGE; // the page asked for
     const to = end === null ? 1 : sp.frac(end, ctx);
     const keys = (to - from) / perKey;
-    // c: what pieces cut at this depth held for each key the measure promised. Cuts are
-    // still spread over the whole remainder (placing them nearer, where pieces found keys,
-    // cost more round trips on flat layouts and saved no requests), only fewer.
-    return keys > 0 ? { keys, ctx, from, to, end, c: this._calibration(depthOf(ctx)) } : null;
+    return keys > 0 ? { keys, ctx, from, to, end } : null;
   }
 
   // Whether folders at f's depth have proved to be many: a listing that names one or two

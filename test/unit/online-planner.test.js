@@ -136,40 +136,6 @@ describe('a segment is cut for what it has shown', () => {
   });
 });
 
-describe('cut pieces that held fewer keys than estimated make later cuts at that depth fewer and nearer', () => {
-  // The same listings planned by a planner told nothing, one told that pieces held what the
-  // key shape promised, and one told they held a tenth of it: the first two cut alike; the
-  // third cuts no segment more, and each segment's last cut lies no further on.
-  const cutsOf = (segs, pages, told) => {
-    const view = Object.freeze(segs.map((s) => Object.freeze({ ...s, got: 1e9 })));
-    const p = planner({ ordered: false });
-    for (const c of pages) p.learnPage(c);
-    for (const s of view) if (s.sample) p.learnSample(s.sample);
-    for (let depth = 0; depth < 16; depth++) for (let i = 0; i < 10; i++) if (told) p.pieceRead({ keys: 1000, raw: 1000, depth }, told * 1000);
-    const { splits } = p.plan({ segs: view, head: 0, window: 1e9 }, 60);
-    return new Map(splits.map((x) => [x.seg.start, x.points.filter((pt) => typeof pt === 'object' && pt.guess)]));
-  };
-
-  test(`seeds ${SEED + 300} to ${SEED + 311}`, () => {
-    let fewer = 0;
-    for (let seed = SEED + 300; seed < SEED + 312; seed++) {
-      const { segs, pages } = midListing(seed, 40000);
-      const none = cutsOf(segs, pages, 0), right = cutsOf(segs, pages, 1), tenth = cutsOf(segs, pages, 0.1);
-      expect([...right].map(([k, pts]) => [k, pts.map((pt) => pt.key)])).toEqual([...none].map(([k, pts]) => [k, pts.map((pt) => pt.key)]));
-      for (const [start, pts] of none) {
-        const after = tenth.get(start) || [];
-        expect(after.length).toBeLessThanOrEqual(pts.length);
-        if (after.length < pts.length) fewer++;
-        if (after.length) expect(compareKeys(after[after.length - 1].key, pts[pts.length - 1].key)).toBeLessThanOrEqual(0);
-        // Each piece says what it was estimated to hold, and what the key shape alone said.
-        for (const pt of after) expect(pt.est.raw).toBeGreaterThan(pt.est.keys);
-      }
-      for (const start of tenth.keys()) expect(none.has(start)).toBe(true);
-    }
-    expect(fewer).toBeGreaterThan(0);
-  });
-});
-
 describe('folders a listing named are placed inside the range that asked, no more than a round of requests', () => {
   test.each(Array.from({ length: 6 }, (_, i) => SEED + 100 + i))('seed %i', (seed) => {
     const r = prng(seed);
