@@ -174,6 +174,28 @@ class FlatSample {
     return w > 0 ? nb.entries / w : nb.entries ? null : 0;
   }
 
+  // Keys per unit of width of context c's subtree that read interval nb says its level of
+  // c holds. Where nb's entries spread over c's folders or names, its density. Where they all
+  // lie in one subtree P, deeper than the sibling slot Q of c that holds it (c plus one
+  // character), they tell how many keys P holds, not how many Q holds: the key shape gives
+  // Q room for every name it allows, and P's density spread over it counted names nobody
+  // has seen (a page of `assets_*` keys made `ass*` hold billions). So Q counts as holding
+  // what P does: what a slot holds is what was seen in one.
+  _rate(nb, c) {
+    const d = this._density(nb, c);
+    if (d === null || nb.entries < 2) return d;
+    const P = commonPrefix(nb.first, nb.last);
+    if (P.length <= c.length + 1 || !P.startsWith(c)) return d;
+    const q = c + String.fromCodePoint(P.codePointAt(c.length));
+    // Digits of one number from Q down to P: the shape counts a varied number's digits in
+    // full (every value lies between), so P's density holds across Q.
+    if (/^[0-9]+$/.test(P.slice(q.length - 1))) return d;
+    const inP = this._density(nb, P, false);
+    const slot = this._x(lastKeyWith(q), c) - this._x(q, c);
+    if (inP === null || !(slot > 0)) return d;
+    return Math.min(d, inP / slot);
+  }
+
   // An unread interval's estimate, in parts: the stretch inside the subtree its left
   // neighbour's keys share (after them), the one inside its right neighbour's (before
   // them), each at that neighbour's density within that subtree; and the middle between,
@@ -229,7 +251,7 @@ class FlatSample {
       // An empty neighbour says where keys are not, not how dense they are next to it.
       const full = nbs.filter((nb) => nb.entries > 0);
       const measure = (broad) => {
-        const ds = full.map((nb) => this._density(nb, c, broad)).filter((d) => d !== null);
+        const ds = full.map((nb) => (broad ? this._density(nb, c, true) : this._rate(nb, c))).filter((d) => d !== null);
         const w = Math.max(0, this._x(to, c, broad) - this._x(from, c, broad));
         if (!ds.length) return { est: nbs.length ? 0 : Infinity, room: Infinity, w };
         const mean = ds.reduce((a, b) => a + b, 0) / ds.length;
