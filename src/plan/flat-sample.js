@@ -177,23 +177,25 @@ class FlatSample {
   // Keys per unit of width of context c's subtree that read interval nb says its level of
   // c holds. Where nb's entries spread over c's folders or names, its density. Where they all
   // lie in one subtree P, deeper than the sibling slot Q of c that holds it (c plus one
-  // character), they tell how many keys P holds, not how many Q holds: the key shape gives
-  // Q room for every name it allows, and P's density spread over it counted names nobody
-  // has seen (a page of `assets_*` keys made `ass*` hold billions). So Q counts as holding
-  // what P does: what a slot holds is what was seen in one.
+  // character), they say how many keys P holds, and the key shape says how many subtrees
+  // like P fit in Q. Its count is believed for numbers (it counts a varied number's digits in
+  // full, and values lie between those read) but not for names: letters seen in other names
+  // open every letter at each position, and a page of `assets_*` keys made `ass*` hold
+  // billions (the same shared positions open a separator's to letters too). So where a
+  // letter lies between Q and P, Q counts as holding what P holds, its last digits still
+  // counted in full (L: P without them): what a name holds is what was seen in one.
   _rate(nb, c) {
     const d = this._density(nb, c);
     if (d === null || nb.entries < 2) return d;
     const P = commonPrefix(nb.first, nb.last);
     if (P.length <= c.length + 1 || !P.startsWith(c)) return d;
     const q = c + String.fromCodePoint(P.codePointAt(c.length));
-    // Digits of one number from Q down to P: the shape counts a varied number's digits in
-    // full (every value lies between), so P's density holds across Q.
-    if (/^[0-9]+$/.test(P.slice(q.length - 1))) return d;
-    const inP = this._density(nb, P, false);
+    const ext = P.slice(c.length);
+    if (!/\p{L}/u.test(ext)) return d;
+    const L = P.slice(0, c.length + ext.search(/[0-9]*$/));
     const slot = this._x(lastKeyWith(q), c) - this._x(q, c);
-    if (inP === null || !(slot > 0)) return d;
-    return Math.min(d, inP / slot);
+    const sub = this._x(lastKeyWith(L), c) - this._x(L, c);
+    return slot > 0 && sub > 0 ? Math.min(d, (d * sub) / slot) : d;
   }
 
   // An unread interval's estimate, in parts: the stretch inside the subtree its left
