@@ -181,9 +181,11 @@ class FlatSample {
   // like P fit in Q. Its count is believed for numbers (it counts a varied number's digits in
   // full, and values lie between those read) but not for names: letters seen in other names
   // open every letter at each position, and a page of `assets_*` keys made `ass*` hold
-  // billions (the same shared positions open a separator's to letters too). So where a
-  // letter lies between Q and P, Q counts as holding what P holds, its last digits still
-  // counted in full (L: P without them): what a name holds is what was seen in one.
+  // billions (a separator's position, shared with other names' letters, is opened to every
+  // letter too). So where a letter lies between Q and P, Q counts as holding what P holds,
+  // its last digits still counted in full (L: P without them): what a name holds is what
+  // was seen in one. The cost: names drawn at random are underestimated where a page lies
+  // two characters or more below c (a million keys in one folder; docs/scale-out.md).
   _rate(nb, c) {
     const d = this._density(nb, c);
     if (d === null || nb.entries < 2) return d;
