@@ -104,26 +104,33 @@ async function openFileSink(spec) {
 }
 
 // Bodies of parts, kept for the next part of the same size once their request is over: a
-// fresh buffer per part is garbage the request thread collects by hand every 16 MB (a full
-// collection per part of 16 MiB), and holds memory until it does. At most SPARE_BYTES kept;
+// fresh buffer per part is garbage that a thread collects only some 64 MB later, and holds
+// memory until it does. One pool per process, on the main thread: the request thread reads
+// a part into a buffer lent from it (request-thread.js) and hands it back with the answer,
+// and a part that falls back to the SDK takes its body from the same pool, so the buffers a
+// run holds are those its buffer budget lets be in flight at once, whichever path sends
+// them. Only one size is kept, the largest seen (an upload's full parts): last parts of
+// other sizes would fill the pool with buffers no part fits. At most SPARE_BYTES kept;
 // bodies under SPARE_MIN are left to the collector.
 const SPARE_MIN = 1 << 20, SPARE_BYTES = 256 << 20;
-const spare = new Map(); // size -> buffers
-let spareBytes = 0;
+const spare = { size: 0, free: [] };
+/** A buffer of n bytes: a kept one where one fits, else a fresh one that owns its memory. */
 function takeBody(n) {
-  const kept = n >= SPARE_MIN ? spare.get(n) : null;
-  if (!kept || !kept.length) return Buffer.allocUnsafeSlow(n);
-  spareBytes -= n;
-  return kept.pop();
+  if (n === spare.size && spare.free.length) return spare.free.pop();
+  return Buffer.allocUnsafeSlow(n);
 }
-// Whether the body was kept (else it is garbage, for the request thread's count).
+/** A body whose request is over, kept for a later part; whether it was kept. */
 function giveBack(body) {
-  if (body.length < SPARE_MIN || spareBytes + body.length > SPARE_BYTES) return false;
-  if (!spare.has(body.length)) spare.set(body.length, []);
-  spare.get(body.length).push(body);
-  spareBytes += body.length;
+  if (body.length < SPARE_MIN || body.length < spare.size) return false;
+  if (body.length > spare.size) spare.free = [], spare.size = body.length;
+  if ((spare.free.length + 1) * spare.size > SPARE_BYTES) return false;
+  spare.free.push(body);
   return true;
 }
+/** Whether a body of n bytes is worth lending from the pool (it will be kept on return). */
+const lendable = (n) => n >= SPARE_MIN && n >= spare.size;
+/** The bytes the pool holds (for tests). */
+const spareBytes = () => spare.size * spare.free.length;
 
 /**
  * Sends a request on an HttpPool, with its body read from a file (request.file.read: the
@@ -138,7 +145,9 @@ async function fetchWithFile(pool, request, track) {
   const { file } = request;
   if (file && file.read) {
     const spec = file.read;
-    const { body, md5 } = readFilePart(spec, takeBody);
+    // A body lent by the main thread (spec.into, its exact size) goes back there with the answer.
+    const lent = spec.into ? Buffer.from(spec.into.buffer, spec.into.byteOffset, spec.into.byteLength) : null;
+    const { body, md5 } = readFilePart(spec, (n) => (lent && n === lent.length ? lent : takeBody(n)));
     // Once the request is over (answered, or its socket destroyed), nothing reads the body.
     let res, checksum, recycled;
     try {
@@ -150,7 +159,7 @@ async function fetchWithFile(pool, request, track) {
       }
       res = await pool.fetch({ ...request, file: undefined, body, options: { ...request.options, headers } }, track);
     } finally {
-      recycled = giveBack(body);
+      recycled = body === lent || giveBack(body);
     }
     return { ...res, bytes: body.length, checksum, recycled };
   }
@@ -215,4 +224,4 @@ function receivedChecksum(how, sink) {
   };
 }
 
-module.exports = { readFilePart, openFileSink, fetchWithFile, FileChanged, ChecksumMismatch, checkReceived };
+module.exports = { readFilePart, openFileSink, fetchWithFile, FileChanged, ChecksumMismatch, checkReceived, takeBody, giveBack, lendable, spareBytes };

@@ -8,7 +8,7 @@ const path = require('path');
 const { Worker } = require('worker_threads');
 const { FallBack } = require('./http-pool');
 const { pageFromColumns, PageError } = require('./list-parser');
-const { FileChanged } = require('./file-io');
+const { FileChanged, takeBody, giveBack, lendable } = require('./file-io');
 
 // A request as one flat array of strings and numbers, the cheapest shape to clone across
 // threads: [id, op, secure, hostname, port, method, path, body or null, file or null, name,
@@ -54,6 +54,7 @@ class RequestThread {
     // instead of one per request, which at thousands of requests a second is most of the
     // main thread's work for a small request such as a HEAD.
     this.outbox = [];
+    this.moving = []; // ArrayBuffers the outbox's messages move
     this.flushing = false;
     this.worker.on('message', (m) => {
       if (m && m.batch) for (const x of m.batch) this._answer(x);
@@ -80,10 +81,15 @@ class RequestThread {
     if (this.failed) return Promise.reject(new FallBack(this.failed.message));
     if (signal && signal.aborted) return Promise.reject(signal.reason);
     const id = this.nextId++;
+    // A part read from a file goes into a buffer lent from the main thread's pool, moved
+    // there and back without a copy (file-io.js takeBody).
+    const read = request.file && request.file.read;
+    const into = read && read.length !== undefined && lendable(read.length) ? takeBody(read.length) : null;
+    if (into) request = { ...request, file: { read: { ...read, into } } };
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject, signal });
-      this._postLater(flatRequest(id, op, request));
+      this._postLater(flatRequest(id, op, request), into && into.buffer);
     });
   }
 
@@ -97,17 +103,20 @@ class RequestThread {
     }
   }
 
-  // Queues a message to the thread; the turn's messages go as one.
-  _postLater(m) {
+  // Queues a message to the thread (moving the ArrayBuffer moved, if any); the turn's
+  // messages go as one.
+  _postLater(m, moved) {
     this.outbox.push(m);
+    if (moved) this.moving.push(moved);
     if (this.flushing) return;
     this.flushing = true;
     setImmediate(() => {
       this.flushing = false;
-      const out = this.outbox;
+      const out = this.outbox, moving = this.moving;
       this.outbox = [];
+      this.moving = [];
       if (this.failed && !out.length) return;
-      this.worker.postMessage(out.length === 1 ? out[0] : { batch: out });
+      this.worker.postMessage(out.length === 1 ? out[0] : { batch: out }, moving);
     });
   }
 
@@ -118,6 +127,7 @@ class RequestThread {
 
   _answer(m) {
     if (Array.isArray(m)) m = { id: m[0], text: m[1] };
+    if (m.lent) giveBack(Buffer.from(m.lent.buffer, m.lent.byteOffset, m.lent.byteLength)); // even for an aborted request
     const p = this.pending.get(m.id);
     if (!p) return; // aborted meanwhile
     this._settle(m.id);

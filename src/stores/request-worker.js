@@ -35,7 +35,7 @@ const cancelled = new Set();
 
 // Answers go back in batches, one message per event-loop turn (see request-thread.js).
 let outbox = [], flushing = false;
-function reply(m, buffers) {
+function send(m, buffers) {
   outbox.push([m, buffers]);
   if (flushing) return;
   flushing = true;
@@ -56,6 +56,9 @@ function reply(m, buffers) {
 
 function start(msg) {
   const m = unflatRequest(msg);
+  // A buffer lent by the main thread for the body goes back with whatever answer this gets.
+  const into = m.request.file && m.request.file.read && m.request.file.read.into;
+  const reply = !into ? send : (x, buffers) => send({ ...x, lent: into }, [...(buffers || []), into.buffer]);
   pool ??= new HttpPool(workerData.maxSockets);
   inflight.set(m.id, null); // not sent yet (a file is being opened): a cancel is remembered
   fetchWithFile(pool, m.request, (call) => {

@@ -19,7 +19,7 @@ const ABORT_TIMEOUT_MS = 30000;
 const { LeanRequests, FallBack } = require('./lean-requests');
 const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
-const { readFilePart, openFileSink, checkReceived } = require('./file-io');
+const { readFilePart, openFileSink, checkReceived, takeBody, giveBack } = require('./file-io');
 const { bufferChecksum, newChecksum, canCompute } = require('./content-checksum');
 const { storedChecksums } = require('./stored-checksum');
 const { sentChecksum } = require('./checksum-algorithms');
@@ -326,12 +326,18 @@ class S3Store {
         this._fellBack(err, params.Key);
       }
     }
-    const { body, md5 } = readFilePart(file);
-    const Command = params.UploadId !== undefined ? UploadPartCommand : PutObjectCommand;
-    const checksum = file.checksum ? await bufferChecksum(body, file.checksum) : undefined;
-    const sent = sentChecksum(file.checksum, checksum);
-    const out = await this._send(Command, { ...params, ...sent, Body: body, ContentLength: body.length, ContentMD5: md5 }, signal);
-    return { ...out, ETag: out.ETag, bytes: body.length, checksum };
+    // A part's body comes from, and goes back to, the pool the request thread's parts use
+    // (file-io.js takeBody), so a part that falls back here holds no memory of its own.
+    const part = params.UploadId !== undefined;
+    const { body, md5 } = part ? readFilePart(file, takeBody) : readFilePart(file);
+    try {
+      const checksum = file.checksum ? await bufferChecksum(body, file.checksum) : undefined;
+      const sent = sentChecksum(file.checksum, checksum);
+      const out = await this._send(part ? UploadPartCommand : PutObjectCommand, { ...params, ...sent, Body: body, ContentLength: body.length, ContentMD5: md5 }, signal);
+      return { ...out, ETag: out.ETag, bytes: body.length, checksum };
+    } finally {
+      if (part) giveBack(body); // the request is over: nothing reads the body now
+    }
   }
 
   /**

@@ -1,31 +1,29 @@
 'use strict';
 // Memory of a large upload does not grow with the file: a 1 GiB file goes up in parts whose
-// buffers share one budget, so the CLI's peak RSS stays under 300 MB. The object's ETag is
-// checked against the MD5s of the file's parts, so the bytes are right too.
+// buffers share one budget, so the CLI's peak RSS stays under 300 MB, also where parts fail
+// on the request thread and go again through the SDK (their buffers come from one pool,
+// file-io.js). The object's ETag is checked against the MD5s of the file's parts, so the
+// bytes are right too.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
 const { HeadObjectCommand } = require('@aws-sdk/client-s3');
-const { createBucket, runCli, s3client } = require('../helpers/s3env');
+const { createBucket, runCli, s3client, connection } = require('../helpers/s3env');
+const { startFaultProxy } = require('../helpers/fault-proxy');
 
 const MiB = 1024 * 1024;
 const SIZE = 1024 * MiB;
 const PART = 16 * MiB; // the default part size of uploads
 
-let dir;
+let dir, folder, etag;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-upmem-'));
   // A preload that reports the process's peak RSS (KiB) on stderr as it exits.
   fs.writeFileSync(path.join(dir, 'maxrss.js'), "process.on('exit', () => require('fs').writeSync(2, `\\nMAXRSS ${process.resourceUsage().maxRSS}\\n`));\n");
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-test('uploading a 1 GiB file keeps peak RSS under 300 MB', async () => {
-  const folder = path.join(dir, 'data');
+  folder = path.join(dir, 'data');
   fs.mkdirSync(folder);
-  const file = path.join(folder, 'big.bin');
-  const fd = fs.openSync(file, 'w');
+  const fd = fs.openSync(path.join(folder, 'big.bin'), 'w');
   const md5s = [];
   for (let at = 0; at < SIZE; at += PART) {
     const part = crypto.randomBytes(PART);
@@ -33,18 +31,41 @@ test('uploading a 1 GiB file keeps peak RSS under 300 MB', async () => {
     fs.writeSync(fd, part);
   }
   fs.closeSync(fd);
-  const etag = `"${crypto.createHash('md5').update(Buffer.concat(md5s)).digest('hex')}-${md5s.length}"`;
+  etag = `"${crypto.createHash('md5').update(Buffer.concat(md5s)).digest('hex')}-${md5s.length}"`;
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+// Uploads the file (through endpoint, if given) and checks the object; the peak RSS in MB.
+async function upload(endpoint) {
   const bucket = await createBucket();
-  const res = await runCli(['cp', folder, `s3://${bucket}`, '--json', '--no-journal'], {
+  const res = await runCli(['cp', folder, `s3://${bucket}`, '--json', '--no-journal', ...(endpoint ? ['--endpoint-url', endpoint] : [])], {
     env: { NODE_OPTIONS: `--require ${path.join(dir, 'maxrss.js')}` }, timeout: 600e3,
   });
   expect({ code: res.code, stderr: res.stderr.replace(/\s*MAXRSS \d+\s*/, '') }).toEqual({ code: 0, stderr: '' });
   expect(JSON.parse(res.stdout).copied).toEqual({ objects: 1, bytes: SIZE });
   const head = await s3client().send(new HeadObjectCommand({ Bucket: bucket, Key: 'big.bin' }));
   expect([head.ContentLength, head.ETag]).toEqual([SIZE, etag]);
-  const peakMB = Number(/MAXRSS (\d+)/.exec(res.stderr)[1]) / 1024;
+  return Number(/MAXRSS (\d+)/.exec(res.stderr)[1]) / 1024;
+}
+
+test('uploading a 1 GiB file keeps peak RSS under 300 MB', async () => {
+  const peakMB = await upload();
   // eslint-disable-next-line no-console
   console.log(`upload of 1 GiB: peak RSS ${peakMB.toFixed(0)} MB`);
   expect(peakMB).toBeLessThan(300);
+}, 900000);
+
+test('so does one where a quarter of the parts fail on the request thread and go again through the SDK', async () => {
+  // 500s on a quarter of the PUTs; the SDK's own retries of a part fail at most once.
+  const proxy = await startFaultProxy({ target: connection().endpoint, rates: { internalError: 0.25 }, faultTypes: ['PUT'], seed: 7, maxFaultsPerInvocation: 1 });
+  try {
+    const peakMB = await upload(proxy.endpoint);
+    const { injected } = proxy.stats();
+    // eslint-disable-next-line no-console
+    console.log(`upload of 1 GiB with ${injected.internalError} parts refused: peak RSS ${peakMB.toFixed(0)} MB`);
+    expect(injected.internalError).toBeGreaterThan(4);
+    expect(peakMB).toBeLessThan(300);
+  } finally {
+    await proxy.close();
+  }
 }, 900000);

@@ -5,7 +5,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
-const { readFilePart, openFileSink, FileChanged } = require('../../src/stores/file-io');
+const { readFilePart, openFileSink, FileChanged, takeBody, giveBack, lendable, spareBytes } = require('../../src/stores/file-io');
 const { BufferBudget } = require('../../src/transfer/buffer-budget');
 
 let dir;
@@ -74,6 +74,28 @@ describe('openFileSink', () => {
     out.finish(5);
     expect(fs.readFileSync(file).subarray(10, 15).toString()).toBe('abcde');
     await expect(openFileSink({ tmp: file, final: path.join(dir, 'x') })).rejects.toMatchObject({ code: 'EEXIST' });
+  });
+});
+
+describe('the pool of part bodies', () => {
+  test('keeps one size, the largest given back, so odd last parts never fill it; small bodies are left to the collector', () => {
+    const MiB = 1 << 20;
+    // (Buffers of allocUnsafeSlow: memory never touched, so the large ones cost no RSS.)
+    expect(giveBack(Buffer.allocUnsafeSlow(MiB - 1))).toBe(false);
+    const a = Buffer.allocUnsafeSlow(97 * MiB), b = Buffer.allocUnsafeSlow(97 * MiB);
+    expect([giveBack(a), giveBack(b)]).toEqual([true, true]);
+    expect(spareBytes()).toBe(2 * 97 * MiB);
+    expect(giveBack(Buffer.allocUnsafeSlow(5 * MiB))).toBe(false); // a last part: smaller than the pool's size
+    expect(lendable(5 * MiB)).toBe(false);
+    expect(lendable(97 * MiB)).toBe(true);
+    expect([takeBody(97 * MiB), takeBody(97 * MiB)]).toEqual([b, a]);
+    expect(takeBody(97 * MiB)).not.toBe(a); // the pool is empty: a fresh one
+    // At most 256 MiB held: a third body of 97 MiB is not kept.
+    expect([giveBack(a), giveBack(b), giveBack(Buffer.allocUnsafeSlow(97 * MiB))]).toEqual([true, true, false]);
+    // A larger size replaces the pool's buffers (a new run of larger parts).
+    expect(giveBack(Buffer.allocUnsafeSlow(98 * MiB))).toBe(true);
+    expect(spareBytes()).toBe(98 * MiB);
+    expect(takeBody(97 * MiB)).not.toBe(a);
   });
 });
 

@@ -4,11 +4,15 @@
 // SDK; an abort ends its requests at once; a dead thread leaves the main thread's path; and
 // an idle thread never keeps the process alive.
 const http = require('http');
+const fs = require('fs');
+const os = require('os');
+const crypto = require('crypto');
 const path = require('path');
 const { spawn } = require('child_process');
 const { once } = require('events');
 const { S3Store } = require('../../src/stores/s3-store');
 const { RequestStats } = require('../../src/stats');
+const fileIo = require('../../src/stores/file-io');
 
 const KEYS = Array.from({ length: 2500 }, (_, i) => `dir/é${String(i).padStart(5, '0')}${i % 7 ? '' : '/x'}`);
 const enc = (k) => encodeURIComponent(k).replace(/%2F/g, '/');
@@ -24,7 +28,7 @@ function pageXml(startAfter, maxKeys) {
     '</ListBucketResult>';
 }
 
-let server, seen, failNext, holdMs, closed;
+let server, seen, parts, failNext, holdMs, closed;
 // The server's news, to wait on rather than poll: 'held' (a request it will not answer
 // arrived), 'dropped' (a connection closed before its answer).
 const events = new (require('events').EventEmitter)();
@@ -32,6 +36,23 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     seen.push({ sdk: Boolean(req.headers['amz-sdk-invocation-id']), method: req.method, url: req.url, source: req.headers['x-amz-copy-source'] });
+    if (req.method === 'PUT' && u.searchParams.has('uploadId')) { // UploadPart: its MD5 as the ETag
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        parts.push({ sdk: seen[seen.length - 1].sdk, md5: crypto.createHash('md5').update(body).digest('base64'), sent: req.headers['content-md5'] });
+        if (failNext > 0 && !req.headers['amz-sdk-invocation-id']) {
+          failNext--;
+          res.writeHead(500, { 'content-type': 'application/xml' });
+          res.end('<Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>');
+          return;
+        }
+        res.writeHead(200, { etag: `"${crypto.createHash('md5').update(body).digest('hex')}"`, 'content-length': '0' });
+        res.end();
+      });
+      return;
+    }
     if (req.method === 'PUT') { // CopyObject: a result, or an error inside a 200
       const body = u.pathname.endsWith('/bad') ? '<Error><Code>InternalError</Code></Error>'
         : `<CopyObjectResult><LastModified>2024-06-01T00:00:00.000Z</LastModified><ETag>&quot;${decodeURIComponent(u.pathname).length}&quot;</ETag></CopyObjectResult>`;
@@ -60,7 +81,7 @@ beforeAll(async () => {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
-beforeEach(() => { seen = []; failNext = 0; holdMs = 0; closed = 0; });
+beforeEach(() => { seen = []; parts = []; failNext = 0; holdMs = 0; closed = 0; });
 
 const saved = process.env.S3BLITZ_FAST_PATHS;
 beforeAll(() => { delete process.env.S3BLITZ_FAST_PATHS; });
@@ -110,6 +131,39 @@ test('copies after the first go through the thread too; a 200 with an error body
     expect(s.stats.threadRequests).toBe(2);
     expect(seen.map((r) => [r.method, r.source])).toEqual([['PUT', '/src/a%2F%C3%A9%201'], ['PUT', '/src/a%2Fb'], ['PUT', '/src/bad']]);
   } finally { s.destroy(); }
+});
+
+test('parts read on the thread go into buffers lent by the main thread\'s pool and come back, whichever path sends them', async () => {
+  const MiB = 1 << 20;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-lend-'));
+  const file = path.join(dir, 'f');
+  fs.writeFileSync(file, crypto.randomBytes(6 * MiB));
+  const s = store();
+  try {
+    const held = fileIo.spareBytes();
+    const allocs = jest.spyOn(Buffer, 'allocUnsafeSlow');
+    const part = (n) => s.putObjectFromFile({ Key: 'big', UploadId: 'u1', PartNumber: n }, { path: file, position: (n - 1) * 2 * MiB, length: 2 * MiB });
+    const peek = () => { const b = fileIo.takeBody(2 * MiB); fileIo.giveBack(b); return b; }; // the pool's next buffer
+    await part(1); // the first request never starts a thread: the lean path on this thread, a buffer of the pool
+    const first = peek();
+    await part(2); // on the thread, in the first part's buffer: moved there (detached here) and back
+    expect(first.buffer.byteLength).toBe(0);
+    const second = peek();
+    failNext = 1;
+    await part(3); // the thread's answer is a 500: its buffer comes back, and the SDK sends the part from it
+    expect(second.buffer.byteLength).toBe(0);
+    expect(allocs.mock.calls.filter(([n]) => n === 2 * MiB).length).toBe(held ? 0 : 1);
+    allocs.mockRestore();
+    expect(parts.map((p) => p.sdk)).toEqual([false, false, false, true]);
+    const want = [1, 2, 3, 3].map((n) => crypto.createHash('md5').update(fs.readFileSync(file).subarray((n - 1) * 2 * MiB, n * 2 * MiB)).digest('base64'));
+    expect(parts.map((p) => [p.md5, p.sent])).toEqual(want.map((m) => [m, m]));
+    expect(s.stats.threadRequests).toBe(1);
+    // One buffer served all four sends: none held by the thread, none left as garbage.
+    expect(fileIo.spareBytes() - held).toBe(2 * MiB);
+  } finally {
+    s.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a 503 answered to the thread goes to the SDK, which gets the page; counted as a retry and a throttle', async () => {
