@@ -3,9 +3,13 @@
 // new parts from starting and aborts the ones in flight (through the signal each part
 // gets); we still wait for them all to settle, so nothing touches the file or the
 // multipart upload after the caller starts cleaning up.
+const { setMaxListeners } = require('events');
 
 async function runParts(count, concurrency, signal, fn) {
   const ac = new AbortController();
+  // Every part in flight listens on it several times (its requests, its body stream): its
+  // limit is lifted, or Node warns on stderr past 10 listeners (src/signal.js).
+  setMaxListeners(0, ac.signal);
   const onAbort = () => ac.abort(signal.reason);
   if (signal) {
     if (signal.aborted) onAbort();

@@ -17,6 +17,7 @@ const { getSource, consumeBody } = require('./source-get');
 const wc = require('./write-checksum');
 const { storedChecksums } = require('../stores/stored-checksum');
 const { bufferChecksum } = require('../stores/content-checksum');
+const { takeBody, giveBack } = require('../stores/file-io');
 
 async function streamCopy(job) {
   // split ('whole' or 'parts'): how --no-overwrite's request type wants it (no-overwrite.js).
@@ -89,14 +90,19 @@ async function copyParts(job) {
     let body = first;
     first = null;
     if (PartNumber !== 1) body = await readRange(await getSource(job, `bytes=${start}-${end}`, signal), end - start + 1, signal);
-    const checksum = algorithm ? await bufferChecksum(body, algorithm) : undefined;
-    const out = await job.dst.uploadPart({ Key: job.key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer: job.w.RequestPayer, ...wc.sentChecksum(algorithm, checksum) }, signal);
-    return algorithm ? { ETag: out.ETag, checksum, answer: out } : out.ETag;
+    try {
+      const checksum = algorithm ? await bufferChecksum(body, algorithm) : undefined;
+      const out = await job.dst.uploadPart({ Key: job.key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: md5(body), RequestPayer: job.w.RequestPayer, ...wc.sentChecksum(algorithm, checksum) }, signal);
+      return algorithm ? { ETag: out.ETag, checksum, answer: out } : out.ETag;
+    } finally {
+      giveBack(body); // the request is over: the next part's GET fills it
+    }
   }, { algorithm });
 }
 
+// A part's bytes, in a buffer of the pool uploads' parts share (file-io.js takeBody).
 async function readRange(out, length, signal) {
-  const buf = Buffer.allocUnsafe(length);
+  const buf = takeBody(length);
   await consumeBody(out, length, signal, (chunk, offset) => { chunk.copy(buf, offset); });
   return buf;
 }
