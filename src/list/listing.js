@@ -2,6 +2,7 @@
 // One listing of a source: opens the store, lists the range (in parallel and verified for
 // S3, by a sorted walk for folders), applies --filter and --pattern, counts, reports progress.
 const { GuardedLister } = require('./guarded-lister');
+const { DirectoryLister } = require('./directory-lister');
 const { normalizeRange } = require('../keys/range');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
@@ -91,7 +92,15 @@ class Listing {
     await this.store.open();
     const { signal } = this;
     let source, collect = null, hints = { keys: [], where: null };
-    if (!this.store.listsInOneWalk) {
+    if (this.store.directoryBucket && !this.allVersions && this.asOf === null) {
+      // Directory buckets keep no versions: a version listing goes the usual way and is refused there.
+      this.log(`${this.store.bucket} is a directory bucket: listed directory by directory (no key order there, no StartAfter)`);
+      this.lister = new DirectoryLister(this.store, {
+        range: this.range, listConcurrency: this.listConcurrency, ordered: this.options.unordered !== true, signal, stats: this.stats, log: this.log,
+      });
+      this.progress.inflight = () => this.lister.inflight;
+      source = this.lister.chunks();
+    } else if (!this.store.listsInOneWalk) {
       hints = this._hints();
       this.stats.hints = hints.keys.length;
       // A whole prefix listed leaves hints for the next listing of it.

@@ -21,7 +21,8 @@ const T = require('./tuning').values;
  * @returns [{after, stop}] in key order, two or more, covering the range; or null (one lane)
  */
 async function planLanes(store, range, { maxLanes = T.LANES_MAX, signal, stats } = {}) {
-  if (!store.delimiters || maxLanes < 2 || range.empty) return null;
+  // A directory bucket is listed directory by directory already (list/directory-lister.js).
+  if (!store.delimiters || store.directoryBucket || maxLanes < 2 || range.empty) return null;
   let prefix = range.prefix;
   for (let depth = 0; depth < T.LANES_MAX_DEPTH; depth++) {
     const page = await store.listPage({ prefix, delimiter: '/', maxKeys: 1000, signal });

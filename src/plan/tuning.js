@@ -103,6 +103,10 @@ const TABLE = {
   HOLD_PAGES: { value: 16, trades: 'pages that must pass the checks before output begins: higher finds more broken stores before output, later first output', setBy: 'chosen (efa773d, 2026-11-24, in place of 32,000 keys or 64 chunks); its cost measured on the benchmark fake S3 (100 ms a LIST): cp of 10,000 objects 2.9 s instead of 2.1 s (docs/benchmark.md)' },
   HOLD_KEYS: { value: 32000, trades: 'keys held at most while output waits for the checks: higher holds more memory, finds more before output', setBy: 'chosen, not measured (b9de7be, 2026-11-23)' },
 
+  // list/directory-lister.js: directory buckets, listed directory by directory
+  DIR_AHEAD_KEYS: { value: 100000, trades: 'keys of directories listed ahead of ordered output, at most, before no more directories start ahead: higher keeps more requests in flight where directories are small, for memory', setBy: 'chosen, not measured (directory buckets, 2026-11-28)' },
+  DIR_SORT_KEYS: { value: 100000, trades: "keys of one directory sorted in memory before they go to a run on disk: higher sorts large directories with fewer runs, for memory", setBy: 'chosen, not measured: ExternalSorter\'s default (directory buckets, 2026-11-28)' },
+
   // list/page-agreement.js: pages that overlap must agree
   RECORD_KEYS: { value: 16, trades: "first keys of a segment kept to compare overlapping pages: higher catches differences further in for memory per segment", setBy: 'chosen, not measured (b9de7be, 2026-11-23)' },
 

@@ -152,9 +152,12 @@ class Comparison {
     // With a local side there are no comparable ETags: size and modification time decide,
     // as aws s3 sync does (a side older than the other is `older`), unless --checksum reads
     // the bytes. Pairs judged so are counted: their content was not checked.
+    // A directory bucket's ETags are random strings, not digests of content: pairs with one
+    // there are judged as with a local side (stored checksums under --checksum).
     const o = options;
     this.localSide = this.srcStore.type === 'local' || this.dstStore.type === 'local';
-    this.timeCompared = Boolean(o.compareTime) || (this.localSide && !o.checksum && !o.sizeOnly);
+    this.noEtags = this.localSide || Boolean(this.srcStore.directoryBucket || this.dstStore.directoryBucket);
+    this.timeCompared = Boolean(o.compareTime) || (this.noEtags && !o.checksum && !o.sizeOnly);
     this.judgedBySize = 0;
     // How each pair on both sides was judged ('size', 'size+time', 'etag', 'checksum
     // CRC64NVME', 'part sizes', 'read'): counts, for the report.
@@ -216,11 +219,11 @@ class Comparison {
     if (!src) return 'only-target';
     if (src.Size !== dst.Size) return this._judged('size', 'size-differs');
     const o = this.options;
-    if (this.localSide && !o.checksum) {
+    if (this.noEtags && !o.checksum) {
       this.judgedBySize++;
       return this._judged('size+time', this.timeCompared && olderSecond(dst.LastModified, src.LastModified) ? 'older' : 'same');
     }
-    const v = etagVerdict(src.ETag, dst.ETag, o.ignoreEtags);
+    const v = etagVerdict(src.ETag, dst.ETag, o.ignoreEtags || this.noEtags);
     const older = o.compareTime && dst.LastModified && src.LastModified && +dst.LastModified < +src.LastModified;
     const settle = (c) => (c === 'content-differs' ? c : older ? 'older' : c);
     // Between buckets, --checksum asks the stored checksums first: ETags that differ may

@@ -150,4 +150,4 @@ function chunkOf(page) {
   return page.chunk || (page.chunk = new ItemChunk(page.items));
 }
 
-module.exports = { keysInclude, ItemChunk, ColumnChunk, chunkOf };
+module.exports = { keysInclude, ItemChunk, ColumnChunk, chunkOf, itemRow, rowItem };

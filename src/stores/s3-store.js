@@ -20,6 +20,7 @@ const { LeanRequests, FallBack } = require('./lean-requests');
 const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
 const { readFilePart, openFileSink, checkReceived, takeBody, giveBack } = require('./file-io');
+const { isDirectoryBucket } = require('./directory-bucket');
 const { bufferChecksum, newChecksum, canCompute } = require('./content-checksum');
 const { storedChecksums } = require('./stored-checksum');
 const { sentChecksum } = require('./checksum-algorithms');
@@ -58,6 +59,10 @@ class S3Store {
     this.type = 's3';
     this.delimiters = true; // listPage takes a delimiter and returns folders as prefixes
     this.bucket = o.bucket;
+    // A directory bucket (S3 Express One Zone) lists in no key order and without StartAfter
+    // (list/directory-lister.js), and wants the SDK's session authentication: the lean
+    // paths, which sign requests themselves, step aside there.
+    this.directoryBucket = isDirectoryBucket(o.bucket);
     this.options = o;
     this.requestPayer = o.requestPayer;
     const endpointUrl = o.endpointUrl || endpointFromEnv(process.env, o.profile);
@@ -66,7 +71,7 @@ class S3Store {
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
-    this.lean = !(o.fastPaths ?? DEFAULTS.fastPaths) || o.client ? null : new LeanRequests({
+    this.lean = !(o.fastPaths ?? DEFAULTS.fastPaths) || o.client || this.directoryBucket ? null : new LeanRequests({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, anonymous: Boolean(o.noSignRequest),
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });

@@ -81,6 +81,13 @@ class ExternalSorter {
     this.mem = [];
   }
 
+  /** The records sorted, as an array, where none went to disk; else null (use sorted()). */
+  sortedInMemory() {
+    if (this.runs.length) return null;
+    this._sortMem();
+    return this.mem;
+  }
+
   // Sorted records; a k-way merge of the runs on disk and the one in memory.
   async *sorted() {
     this._sortMem();

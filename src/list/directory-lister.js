@@ -1,0 +1,228 @@
+'use strict';
+// Directory buckets (S3 Express One Zone): ListObjectsV2 there answers in no key order and
+// takes no StartAfter, so the keyspace cannot be cut into ranges. Such a bucket is listed
+// directory by directory instead: each directory with Prefix "dir/", Delimiter "/" and
+// continuation tokens, as many requests at once as the list concurrency allows, fanning out
+// as subdirectories appear.
+// - Unordered, each page's keys go out as they arrive; the store's continuation tokens are
+//   trusted to name every key once (nothing is remembered per key).
+// - In key order, a directory's keys are sorted (on disk past DIR_SORT_KEYS, util/spool.js),
+//   a key listed twice there goes out once, and each subdirectory's keys go out at its
+//   name's place: every key of "d/s/" sorts after "d/s" and before any other key of "d/"
+//   that sorts after "d/s/", since none of those starts with "d/s/". Directories are listed
+//   ahead of the output, first in key order first (the order output needs them), while
+//   fewer than DIR_AHEAD_KEYS keys wait.
+// A range (--start-after, --stop-at, a single key) is kept by filtering keys and leaving out
+// the directories that hold none of it, never by a StartAfter.
+const pLimit = require('p-limit');
+const { chunkOf, ItemChunk } = require('../stores/chunks');
+const { compareKeys } = require('../keys/order');
+const { inRange } = require('../keys/range');
+const { ExternalSorter } = require('../util/spool');
+const { MinHeap } = require('../util/min-heap');
+const { FatalError } = require('../errors');
+const { RequestStats } = require('../stats');
+const { isDirectoryBucket } = require('../stores/directory-bucket');
+const { option } = require('../options');
+const T = require('../plan/tuning').values;
+
+const PAGE = 1000; // S3's page: keys per chunk handed out in key order
+
+class DirectoryLister {
+  /** o: {range (normalizeRange), listConcurrency, ordered, signal, stats, log, sortKeys (keys
+   * of a directory sorted in memory; DIR_SORT_KEYS)} */
+  constructor(store, o) {
+    this.store = store;
+    this.range = o.range;
+    this.ordered = o.ordered !== false;
+    this.concurrency = option(o, 'listConcurrency');
+    this.signal = o.signal;
+    this.stats = o.stats || new RequestStats();
+    this.log = o.log || (() => {});
+    this.complete = false;
+    this.inflight = 0;
+    this.duplicates = 0; // keys a directory's pages named twice (in key order, output once)
+    this.limit = pLimit(this.concurrency);
+    this.stopped = false; // the output failed or its consumer stopped: no more pages
+    this.sortKeys = o.sortKeys || T.DIR_SORT_KEYS;
+  }
+
+  async *chunks() {
+    const { prefix, empty } = this.range;
+    if (empty) { this.complete = true; return; }
+    const root = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    if (this.ordered) yield* this._ordered(root);
+    else yield* this._unordered(root);
+    if (this.duplicates) this.log(`the store named ${this.duplicates} keys twice within a directory's listing: each output once`);
+    this.complete = true;
+  }
+
+  // Whether a subdirectory may hold keys of the range.
+  _wanted(dir) {
+    const { prefix, after, stop } = this.range;
+    if (!dir.startsWith(prefix) && !prefix.startsWith(dir)) return false;
+    if (stop !== null && compareKeys(dir, stop) > 0) return false; // every key in it sorts after dir
+    if (after !== null && compareKeys(dir, after) < 0 && !after.startsWith(dir)) return false; // every key in it sorts before after
+    return true;
+  }
+
+  // One page of a directory: its keys in the range (a chunk) and its subdirectories worth
+  // listing, checked to lie directly in it.
+  async _page(dir, token) {
+    this.stats.listRequests++;
+    this.inflight++;
+    let page;
+    try {
+      page = await this.store.listPage({ prefix: dir, continuationToken: token, delimiter: '/', signal: this.signal });
+    } finally {
+      this.inflight--;
+    }
+    this.stats.pages++;
+    this.stats.folderListings++;
+    const all = chunkOf(page);
+    this.stats.keysReturned += all.length;
+    for (let k = 0; k < all.length; k++) {
+      const key = all.key(k);
+      if (!key.startsWith(dir) || key.indexOf('/', dir.length) >= 0) throw new FatalError(`the store answered key ${JSON.stringify(key)} to a listing of directory ${JSON.stringify(dir)}: not inside it, so its listing cannot be trusted`);
+    }
+    const subs = [];
+    for (const p of page.prefixes || []) {
+      if (!p.startsWith(dir) || p.length === dir.length || p.indexOf('/', dir.length) !== p.length - 1) throw new FatalError(`the store answered folder ${JSON.stringify(p)} to a listing of directory ${JSON.stringify(dir)}: not a directory in it, so its listing cannot be trusted`);
+      if (this._wanted(p)) subs.push(p);
+    }
+    if (page.truncated && !page.nextToken) throw new FatalError(`the store said the listing of directory ${JSON.stringify(dir)} is truncated but gave no continuation token`);
+    return { chunk: all.filterKeys((key) => inRange(this.range, key)), subs, next: page.truncated ? page.nextToken : null };
+  }
+
+  // Every page of a directory, one after another; onPage(chunk, subs) as each arrives (the
+  // next page waits for the promise it may return). A subdirectory named on two pages is
+  // reported once.
+  async _listDir(dir, onPage) {
+    const seen = new Set();
+    let token;
+    do {
+      const page = await this.limit(() => this._page(dir, token));
+      const subs = page.subs.filter((s) => !seen.has(s));
+      for (const s of subs) seen.add(s);
+      await onPage(page.chunk, subs);
+      token = page.next;
+    } while (token && !this.stopped);
+  }
+
+  // Keys as pages arrive, directories listed newest first (the queue stays short). At most
+  // as many chunks wait for the consumer as requests may be in flight: past that, listings
+  // wait before their next page and no directory starts.
+  async *_unordered(root) {
+    const queue = [root];
+    const ready = [];
+    const room = []; // listings waiting for the consumer
+    let running = 0, failure = null, wake = null;
+    const cap = this.concurrency;
+    const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
+    const freeRoom = () => { while (room.length && (ready.length < cap || this.stopped)) room.shift()(); };
+    const onPage = (chunk, subs) => {
+      if (chunk.length) ready.push(chunk);
+      for (let i = subs.length - 1; i >= 0; i--) queue.push(subs[i]);
+      pump();
+      notify();
+      return ready.length < cap || this.stopped ? undefined : new Promise((resolve) => room.push(resolve));
+    };
+    const pump = () => {
+      while (!failure && !this.stopped && queue.length && running < this.concurrency && ready.length < cap) {
+        running++;
+        this._listDir(queue.pop(), onPage).then(() => { running--; pump(); notify(); }, (err) => { failure = failure || err; running--; notify(); });
+      }
+    };
+    try {
+      pump();
+      for (;;) {
+        if (failure) throw failure;
+        if (ready.length) {
+          const chunk = ready.shift();
+          freeRoom();
+          this.stats.keysUnique += chunk.length;
+          yield chunk;
+          pump();
+          continue;
+        }
+        if (running === 0 && !queue.length) return;
+        await new Promise((resolve) => { wake = resolve; });
+      }
+    } finally {
+      this.stopped = true;
+      freeRoom();
+    }
+  }
+
+  // Keys in key order: a walk of the directories in order, listing ahead.
+  async *_ordered(root) {
+    const listings = new Map(); // dir -> promise of {sorter, subs}, started
+    const ahead = new MinHeap(compareKeys); // dirs found and not started: the first in key order is output first
+    let held = 0; // keys of started listings not yet output
+    let failure = null;
+    const start = (dir) => {
+      if (listings.has(dir)) return listings.get(dir);
+      const sorter = new ExternalSorter((r) => r[0], compareKeys, { chunk: this.sortKeys });
+      const subs = [];
+      const p = this._listDir(dir, (chunk, found) => {
+        for (const row of chunk.rows()) sorter.push(row);
+        held += chunk.length;
+        subs.push(...found);
+        for (const f of found) ahead.push(f);
+        fill();
+      }).then(() => ({ sorter, subs: subs.sort(compareKeys) }), (err) => { failure = failure || err; sorter.remove(); throw err; });
+      p.catch(() => {}); // awaited where output needs it
+      listings.set(dir, p);
+      return p;
+    };
+    // Output starts directories in increasing order of their names (a walk in key order
+    // visits a directory before its subdirectories, and those before its later siblings):
+    // one at or before the last it started was output already, or is being output.
+    let reached = null;
+    const fill = () => {
+      while (!failure && ahead.size && held < T.DIR_AHEAD_KEYS && this.inflight + this.limit.pendingCount < this.concurrency) {
+        const dir = ahead.pop();
+        if (!listings.has(dir) && (reached === null || compareKeys(dir, reached) > 0)) start(dir);
+      }
+    };
+    const self = this;
+    async function* emit(dir) {
+      if (failure) throw failure;
+      reached = dir;
+      const { sorter, subs } = await start(dir);
+      fill();
+      try {
+        let batch = [], prev = null, s = 0;
+        const flush = function* () { if (batch.length) { self.stats.keysUnique += batch.length; yield ItemChunk.fromRows(batch); batch = []; } };
+        // A directory sorted in memory is read without an await per key.
+        const mem = sorter.sortedInMemory();
+        const runs = mem ? null : sorter.sorted()[Symbol.asyncIterator]();
+        for (let i = 0; ;) {
+          let row;
+          if (mem) { if (i === mem.length) break; row = mem[i++]; } else { const n = await runs.next(); if (n.done) break; row = n.value; }
+          held--;
+          const key = row[0];
+          if (key === prev) { self.duplicates++; continue; }
+          prev = key;
+          while (s < subs.length && compareKeys(subs[s], key) < 0) { yield* flush(); yield* emit(subs[s++]); }
+          batch.push(row);
+          if (batch.length === PAGE) yield* flush();
+        }
+        yield* flush();
+        while (s < subs.length) yield* emit(subs[s++]);
+      } finally {
+        sorter.remove();
+        listings.delete(dir);
+      }
+    }
+    try {
+      yield* emit(root);
+    } finally {
+      // Listings started ahead and never output (a failure, or the consumer stopped): ended and removed.
+      this.stopped = true;
+      for (const p of listings.values()) p.then((l) => l.sorter.remove(), () => {});
+    }
+  }
+}
+
+module.exports = { DirectoryLister, isDirectoryBucket };

@@ -1,0 +1,107 @@
+'use strict';
+// An in-memory directory bucket (S3 Express One Zone) as ListObjectsV2 sees it, for unit
+// tests, after AWS's documentation of how directory buckets differ:
+// - pages come in no key order: each listing (a chain of continuation tokens) walks its
+//   entries in a fresh seeded shuffle, different on every call;
+// - StartAfter is refused (InvalidArgument), a delimiter other than "/" too, and with a
+//   delimiter the prefix must end in "/";
+// - CommonPrefixes include directories that exist only for an in-progress multipart upload
+//   (uploads: keys of such uploads): listed, they hold nothing;
+// - repeatPrefixes: a subdirectory may be named again on a later page of the same listing.
+// A page holds at most maxKeys entries, keys and CommonPrefixes together.
+
+function makeRng(seed) {
+  let s = seed >>> 0 || 1;
+  return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
+}
+
+function shuffle(a, rng) {
+  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rng() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
+  return a;
+}
+
+class DirectoryBucketError extends Error {
+  constructor(code, message) { super(message); this.name = code; this.Code = code; this.$metadata = { httpStatusCode: 400 }; }
+}
+
+class FakeDirectoryStore {
+  constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, bucket = 'data--use1-az4--x-s3' } = {}) {
+    this.latencyMs = latencyMs; // each request's wait (else a random tick or two)
+    this.keys = [...new Set(keys)];
+    this.uploads = uploads;
+    this.rng = makeRng(seed);
+    this.maxKeys = maxKeys;
+    this.repeatPrefixes = repeatPrefixes;
+    this.bucket = bucket;
+    this.type = 's3';
+    this.directoryBucket = true;
+    this.delimiters = true;
+    this.requests = [];
+    this.chains = new Map(); // token id -> the listing's entries, shuffled
+    this.nextChain = 1;
+    this.maxInflight = 0;
+    this.inflight = 0;
+  }
+
+  async open() {}
+  destroy() {}
+
+  // The entries a listing of prefix holds: with the delimiter, its keys and the
+  // CommonPrefixes (of keys and of open uploads) one level down.
+  _entries(prefix, delimiter) {
+    if (!delimiter) return this.keys.filter((k) => k.startsWith(prefix)).map((Key) => ({ Key }));
+    if (!this.dirs) { // directory -> {keys, subs}, built once
+      this.dirs = new Map();
+      const at = (d) => { if (!this.dirs.has(d)) this.dirs.set(d, { keys: [], subs: new Set() }); return this.dirs.get(d); };
+      const place = (k, isKey) => {
+        for (let from = 0, d = k.indexOf('/'); ; d = k.indexOf('/', d + 1)) {
+          const dir = k.slice(0, from);
+          if (d < 0) { if (isKey) at(dir).keys.push(k); return; }
+          at(dir).subs.add(k.slice(0, d + 1));
+          from = d + 1;
+        }
+      };
+      for (const k of this.keys) place(k, true);
+      for (const k of this.uploads) place(k, false);
+    }
+    const d = this.dirs.get(prefix);
+    return d ? [...d.keys.map((Key) => ({ Key })), ...[...d.subs].map((Prefix) => ({ Prefix }))] : [];
+  }
+
+  async listPage({ prefix = '', startAfter, continuationToken, delimiter, maxKeys, signal } = {}) {
+    this.requests.push({ prefix, startAfter, continuationToken, delimiter });
+    if (startAfter) throw new DirectoryBucketError('InvalidArgument', 'StartAfter is not supported for directory buckets');
+    if (delimiter !== undefined && delimiter !== '/') throw new DirectoryBucketError('InvalidArgument', 'Delimiter must be "/" in a directory bucket');
+    if (delimiter && prefix && !prefix.endsWith('/')) throw new DirectoryBucketError('InvalidArgument', 'Prefix must end in the delimiter in a directory bucket');
+    this.inflight++;
+    this.maxInflight = Math.max(this.maxInflight, this.inflight);
+    try {
+      await new Promise((r) => (this.latencyMs ? setTimeout(r, this.latencyMs) : this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
+      if (signal && signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    } finally { this.inflight--; }
+    let chain, at;
+    if (continuationToken !== undefined) {
+      const [id, pos] = continuationToken.split(':').map(Number);
+      chain = this.chains.get(id);
+      if (!chain) throw new DirectoryBucketError('InvalidArgument', 'The continuation token provided is incorrect');
+      at = pos;
+    } else {
+      chain = { id: this.nextChain++, entries: shuffle(this._entries(prefix, delimiter), this.rng) };
+      this.chains.set(chain.id, chain);
+      at = 0;
+    }
+    const want = Math.min(maxKeys || this.maxKeys, this.maxKeys);
+    const page = chain.entries.slice(at, at + want);
+    at += page.length;
+    const truncated = at < chain.entries.length;
+    if (!truncated) this.chains.delete(chain.id);
+    const items = page.filter((e) => e.Key !== undefined).map((e) => ({ Key: e.Key, Size: e.Key.length, LastModified: new Date(0), ETag: '"random-etag"', StorageClass: 'EXPRESS_ONEZONE' }));
+    const prefixes = delimiter ? page.filter((e) => e.Prefix !== undefined).map((e) => e.Prefix) : undefined;
+    // Named again on a later page: the first subdirectory of every page but the first.
+    if (this.repeatPrefixes && prefixes && at > page.length && chain.firstPrefix) prefixes.push(chain.firstPrefix);
+    if (prefixes && prefixes.length && !chain.firstPrefix) chain.firstPrefix = prefixes[0];
+    return { items, prefixes, truncated, nextToken: truncated ? `${chain.id}:${at}` : undefined };
+  }
+}
+
+module.exports = { FakeDirectoryStore, DirectoryBucketError };

@@ -1,0 +1,202 @@
+'use strict';
+// Directory buckets (S3 Express One Zone) listed directory by directory, against a fake that
+// answers as AWS documents them (test/helpers/fake-directory-store.js: pages in a fresh
+// shuffle each listing, StartAfter refused, phantom directories of open uploads). Trees are
+// drawn from a fresh seed each run (replay with S3BLITZ_TEST_SEED); the reference is the
+// key set itself, sorted by its UTF-8 bytes here.
+const { DirectoryLister, isDirectoryBucket } = require('../../src/list/directory-lister');
+const { Listing } = require('../../src');
+const { normalizeRange } = require('../../src/keys/range');
+const { FakeDirectoryStore } = require('../helpers/fake-directory-store');
+const { prng } = require('../helpers/keysets');
+
+const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+// eslint-disable-next-line no-console
+console.log(`directory-lister seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
+
+const utf8Sort = (keys) => [...keys].map((k) => [Buffer.from(k), k]).sort((a, b) => Buffer.compare(a[0], b[0])).map((x) => x[1]);
+
+// Names of one alphabet per tree: digits, lower-case words, mixed scripts.
+const ALPHABETS = [[...'0123456789'], [...'abcdefghijklmnopqrstuvwxyz'], [...'aZ09-_.~ éü中文😀\uE000\uFFFD!']];
+function name(r, abc) {
+  let s = '';
+  for (let n = 1 + r.int(6); n > 0; n--) s += r.pick(abc);
+  return s;
+}
+
+// A tree: depth 1-5, a fan-out drawn per directory (often one hot child), files beside
+// folders, and neighbours of folder names ("s", "s.x", "s0" beside "s/").
+function drawTree(r) {
+  const abc = r.pick(ALPHABETS);
+  const depth = 1 + r.int(5);
+  const keys = new Set();
+  const walk = (dir, level) => {
+    const files = r.next() < 0.3 ? r.int(3) : r.int(r.next() < 0.2 ? 2500 : 60);
+    for (let i = 0; i < files; i++) keys.add(dir + name(r, abc) + (r.next() < 0.5 ? `.${r.int(100)}` : ''));
+    if (level >= depth) return;
+    const subs = r.next() < 0.3 ? 1 : r.int(level === 0 ? 12 : 5);
+    for (let i = 0; i < subs; i++) {
+      const s = name(r, abc);
+      if (r.next() < 0.3) for (const near of [s, `${s}.x`, `${s}0`, `${s}-`]) keys.add(dir + near);
+      walk(`${dir}${s}/`, level + 1);
+    }
+  };
+  walk('', 0);
+  return [...keys];
+}
+
+async function list(store, o) {
+  const lister = new DirectoryLister(store, { listConcurrency: 8, ordered: true, ...o, range: normalizeRange(o.range || {}) });
+  const keys = [];
+  for await (const chunk of lister.chunks()) for (let k = 0; k < chunk.length; k++) keys.push(chunk.key(k));
+  return { keys, lister };
+}
+
+describe('directory bucket listing', () => {
+  test('drawn trees: every key exactly once, in UTF-8 order when ordered, as a set when not; never a StartAfter', async () => {
+    const r = prng(SEED);
+    for (let t = 0; t < 6; t++) {
+      const keys = drawTree(r);
+      const uploads = r.next() < 0.5 ? [`${name(r, ['p', 'q'])}/open/${name(r, ['u'])}`, `phantom${t}/x`] : [];
+      const concurrency = 1 + r.int(16);
+      const store = new FakeDirectoryStore(keys, { seed: r.int(1e9), uploads, maxKeys: r.pick([1000, 100, 13]), repeatPrefixes: r.next() < 0.5 });
+      const where = `tree ${t} of seed ${SEED} (${keys.length} keys, concurrency ${concurrency})`;
+      const ordered = await list(store, { listConcurrency: concurrency });
+      expect([where, ordered.keys]).toEqual([where, utf8Sort(keys)]);
+      expect(ordered.lister.complete).toBe(true);
+      // Every directory listed once (a listing begins without a token).
+      const begun = store.requests.filter((q) => q.continuationToken === undefined).map((q) => q.prefix);
+      expect([where, begun.length]).toEqual([where, new Set(begun).size]);
+      const unordered = await list(store, { listConcurrency: concurrency, ordered: false });
+      expect([where, unordered.keys.length, utf8Sort(unordered.keys)]).toEqual([where, keys.length, utf8Sort(keys)]);
+      expect(store.requests.filter((q) => q.startAfter !== undefined || q.delimiter !== '/')).toEqual([]);
+      expect(store.maxInflight).toBeLessThanOrEqual(concurrency);
+    }
+  });
+
+  test('a range (a stem of names, --start-after, --stop-at) is kept by filtering and by leaving out directories outside it', async () => {
+    const r = prng(SEED + 1);
+    const keys = drawTree(r);
+    const sorted = utf8Sort(keys);
+    for (let i = 0; i < 5; i++) {
+      const a = sorted[r.int(sorted.length)], b = sorted[r.int(sorted.length)];
+      const [lo, hi] = Buffer.compare(Buffer.from(a), Buffer.from(b)) <= 0 ? [a, b] : [b, a];
+      const stem = lo.slice(0, 1 + r.int(lo.length));
+      for (const range of [{ startAfter: lo, stopAt: hi }, { prefix: stem }, { prefix: stem, startAfter: lo }]) {
+        const store = new FakeDirectoryStore(keys, { seed: r.int(1e9), maxKeys: 40 });
+        const want = sorted.filter((k) => k.startsWith(range.prefix || '') && (!range.startAfter || Buffer.compare(Buffer.from(k), Buffer.from(range.startAfter)) > 0) && (!range.stopAt || Buffer.compare(Buffer.from(k), Buffer.from(range.stopAt)) <= 0));
+        const got = await list(store, { range });
+        expect([SEED, range, got.keys]).toEqual([SEED, range, want]);
+        // Directories that hold none of the range are never listed.
+        // (Those on the way to the range's bounds are listed to find out.)
+        const bound = (q) => [range.prefix, range.startAfter, range.stopAt].some((b) => (b || '').startsWith(q.prefix));
+        for (const q of store.requests) expect([range, q.prefix, want.some((k) => k.startsWith(q.prefix)) || bound(q)]).toEqual([range, q.prefix, true]);
+      }
+    }
+  });
+
+  test('a directory larger than what is sorted in memory goes to runs on disk and comes out in order', async () => {
+    const r = prng(SEED + 2);
+    const keys = Array.from({ length: 5000 + r.int(3000) }, (_, i) => `big/${(i * 7919) % 1000003}${r.pick(['', '.x', '/in'])}`);
+    const store = new FakeDirectoryStore(keys, { seed: SEED });
+    const { keys: got } = await list(store, { listConcurrency: 4, sortKeys: 1000 }); // in place of DIR_SORT_KEYS
+    expect(got).toEqual(utf8Sort(new Set(keys)));
+  });
+
+  test('directories that exist only for an open upload are listed, found empty, and give no key', async () => {
+    const store = new FakeDirectoryStore(['a/1', 'b/2'], { uploads: ['c/d/big.bin', 'a/e/x'] });
+    const { keys } = await list(store, {});
+    expect(keys).toEqual(['a/1', 'b/2']);
+    expect(store.requests.map((q) => q.prefix).sort()).toEqual(['', 'a/', 'a/e/', 'b/', 'c/', 'c/d/']);
+  });
+
+  test('a key named on two pages of one directory goes out once in key order, and is said', async () => {
+    const store = new FakeDirectoryStore(['d/a', 'd/b', 'd/c'], { maxKeys: 2 });
+    const real = store.listPage.bind(store);
+    store.listPage = async (q) => {
+      const page = await real(q);
+      if (q.prefix === 'd/' && q.continuationToken) page.items.push({ Key: 'd/a', Size: 3, LastModified: new Date(0), ETag: '"e"' });
+      return page;
+    };
+    const said = [];
+    const { keys, lister } = await list(store, { log: (m) => said.push(m) });
+    expect(keys).toEqual(['d/a', 'd/b', 'd/c']);
+    expect([lister.duplicates, said]).toEqual([1, ['the store named 1 keys twice within a directory\'s listing: each output once']]);
+  });
+
+  test('a store that answers a key outside the directory it was asked for stops the listing', async () => {
+    const store = new FakeDirectoryStore(['d/a', 'e/b']);
+    const real = store.listPage.bind(store);
+    store.listPage = async (q) => {
+      const page = await real(q);
+      if (q.prefix === 'd/') page.items.push({ Key: 'e/b', Size: 3, LastModified: new Date(0), ETag: '"e"' });
+      return page;
+    };
+    for (const ordered of [true, false]) {
+      await expect(list(store, { ordered })).rejects.toThrow('the store answered key "e/b" to a listing of directory "d/": not inside it, so its listing cannot be trusted');
+    }
+  });
+
+  test('a directory bucket is known by its name, and a Listing of one says once how it lists', async () => {
+    expect(['data--use1-az4--x-s3', 'my-bucket', 'x--x-s3', 'a--usw2-az1--x-s3x'].map(isDirectoryBucket)).toEqual([true, false, false, false]);
+    const keys = ['z', 'a/b/c', 'a/b.d', 'é/1'];
+    const store = new FakeDirectoryStore(keys);
+    const said = [];
+    const listing = new Listing({ store, log: (m) => said.push(m) });
+    const got = [];
+    for await (const chunk of listing.chunks()) for (let k = 0; k < chunk.length; k++) got.push(chunk.key(k));
+    expect(got).toEqual(utf8Sort(keys));
+    expect(said).toEqual(['data--use1-az4--x-s3 is a directory bucket: listed directory by directory (no key order there, no StartAfter)']);
+    expect(listing.complete).toBe(true);
+  });
+});
+
+describe('directory bucket one level (ls --delimiter /)', () => {
+  const { levelEntries } = require('../../src/stages/one-level');
+  const level = async (store, o) => { const out = []; for await (const e of levelEntries({ store, delimiter: '/', ...o })) out.push(e.Prefix !== undefined ? `PRE ${e.Prefix}` : e.Key); return out; };
+
+  test('a level in key order from unordered pages, each folder once, a stem of names and --start-after kept', async () => {
+    const keys = ['a/x', 'a/b/c', 'a/b/d/e', 'a/b.d', 'a/é', 'a/b0', 'z', 'a/y/1', 'a/y/2'];
+    for (let seed = 1; seed <= 5; seed++) {
+      const store = new FakeDirectoryStore(keys, { seed, maxKeys: 2, repeatPrefixes: true, uploads: ['a/open/x'] });
+      expect(await level(store, { prefix: 'a/' })).toEqual(['a/b.d', 'PRE a/b/', 'a/b0', 'PRE a/open/', 'a/x', 'PRE a/y/', 'a/é']);
+      expect(await level(store, { prefix: 'a/b' })).toEqual(['a/b.d', 'PRE a/b/', 'a/b0']);
+      expect(await level(store, { prefix: 'a/', startAfter: 'a/b/' })).toEqual(['a/b0', 'PRE a/open/', 'a/x', 'PRE a/y/', 'a/é']);
+      expect(store.requests.filter((q) => q.startAfter !== undefined)).toEqual([]);
+    }
+  });
+});
+
+describe('directory bucket compare', () => {
+  const { mockClient } = require('aws-sdk-client-mock');
+  const { S3Client, ListObjectsV2Command, HeadBucketCommand } = require('@aws-sdk/client-s3');
+  const { compare } = require('../../src/stages/compare');
+  const creds = { credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, region: 'us-east-1', log: () => {} };
+  const obj = (Key, Size, ETag, when) => ({ Key, Size, ETag, LastModified: new Date(when), StorageClass: 'STANDARD' });
+  let s3;
+  beforeAll(() => { s3 = mockClient(S3Client); });
+  afterAll(() => s3.restore());
+
+  test('ETags of a directory bucket are never compared as content: pairs are judged by size and time, and counted so', async () => {
+    const dir = 'dst--use1-az4--x-s3';
+    s3.reset();
+    s3.on(HeadBucketCommand).resolves({});
+    s3.on(ListObjectsV2Command, { Bucket: 'src' }).resolves({ Contents: [obj('a', 5, '"md5a"', 1000), obj('b', 5, '"md5b"', 2000), obj('c', 5, '"md5c"', 1000)], IsTruncated: false });
+    // Random ETags there, in no key order.
+    s3.on(ListObjectsV2Command, { Bucket: dir }).resolves({ Contents: [obj('c', 6, 'r1', 3000), obj('a', 5, 'r2', 3000), obj('b', 5, 'r3', 1000)], IsTruncated: false });
+    const r = await compare({ source: 's3://src', target: `s3://${dir}`, ...creds });
+    const classes = Object.fromEntries(Object.entries(r.classes).filter(([, t]) => t.objects).map(([c, t]) => [c, t.objects]));
+    expect(classes).toEqual({ same: 1, older: 1, 'size-differs': 1 });
+    expect([r.judgedBy, r.judgedBySize, r.verified]).toEqual([{ size: 1, 'size+time': 2 }, 2, false]);
+    // The directory bucket was listed by directories (a delimiter, never a StartAfter).
+    const asked = s3.commandCalls(ListObjectsV2Command).map((c) => c.args[0].input).filter((i) => i.Bucket === dir);
+    expect(asked.map((i) => [i.Delimiter, i.StartAfter])).toEqual([['/', undefined]]);
+  });
+
+  test('a shard plan of a directory bucket is refused, saying why', async () => {
+    const { plan } = require('../../src/stages/shards');
+    s3.reset();
+    s3.on(HeadBucketCommand).resolves({});
+    await expect(plan({ source: 's3://dst--use1-az4--x-s3', shards: 4, ...creds })).rejects.toThrow('dst--use1-az4--x-s3 is a directory bucket, which takes no StartAfter: shard plans of directory buckets are not supported yet');
+  });
+});
