@@ -3,7 +3,8 @@
 // takes no StartAfter, so the keyspace cannot be cut into ranges. Such a bucket is listed
 // directory by directory instead: each directory with Prefix "dir/", Delimiter "/" and
 // continuation tokens, as many requests at once as the list concurrency allows, fanning out
-// as subdirectories appear.
+// as subdirectories appear; a subtree small enough is swept in one listing without the
+// delimiter instead (see _sweep).
 // - Unordered, each page's keys go out as they arrive; the store's continuation tokens are
 //   trusted to name every key once (nothing is remembered per key).
 // - In key order, a directory's keys are sorted (on disk past DIR_SORT_KEYS, util/spool.js),
@@ -27,10 +28,12 @@ const { option } = require('../options');
 const T = require('../plan/tuning').values;
 
 const PAGE = 1000; // S3's page: keys per chunk handed out in key order
+const slashes = (s) => { let n = 0; for (let i = s.indexOf('/'); i >= 0; i = s.indexOf('/', i + 1)) n++; return n; };
 
 class DirectoryLister {
   /** o: {range (normalizeRange), listConcurrency, ordered, signal, stats, log, sortKeys (keys
-   * of a directory sorted in memory; DIR_SORT_KEYS)} */
+   * of a directory sorted in memory; DIR_SORT_KEYS), sweepPages (DIR_SWEEP_PAGES; 0: walk
+   * every directory)} */
   constructor(store, o) {
     this.store = store;
     this.range = o.range;
@@ -45,6 +48,8 @@ class DirectoryLister {
     this.limit = pLimit(this.concurrency);
     this.stopped = false; // the output failed or its consumer stopped: no more pages
     this.sortKeys = o.sortKeys || T.DIR_SORT_KEYS;
+    this.sweeps = new Map(); // depth -> {ok, failed}: sweeps tried there (see _sweep)
+    this.sweepPages = o.sweepPages ?? T.DIR_SWEEP_PAGES;
   }
 
   async *chunks() {
@@ -66,25 +71,27 @@ class DirectoryLister {
     return true;
   }
 
-  // One page of a directory: its keys in the range (a chunk) and its subdirectories worth
-  // listing, checked to lie directly in it.
-  async _page(dir, token) {
+  // One page of a directory (walk: with the delimiter, its keys and subdirectories; else its
+  // whole subtree's keys): its keys in the range (a chunk) and its subdirectories worth
+  // listing, checked to lie in it (directly, when walked).
+  async _page(dir, token, walk = true) {
     this.stats.listRequests++;
     this.inflight++;
     let page;
     try {
-      page = await this.store.listPage({ prefix: dir, continuationToken: token, delimiter: '/', signal: this.signal });
+      page = await this.store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, signal: this.signal });
     } finally {
       this.inflight--;
     }
     this.stats.pages++;
-    this.stats.folderListings++;
+    if (walk) this.stats.folderListings++;
     const all = chunkOf(page);
     this.stats.keysReturned += all.length;
     for (let k = 0; k < all.length; k++) {
       const key = all.key(k);
-      if (!key.startsWith(dir) || key.indexOf('/', dir.length) >= 0) throw new FatalError(`the store answered key ${JSON.stringify(key)} to a listing of directory ${JSON.stringify(dir)}: not inside it, so its listing cannot be trusted`);
+      if (!key.startsWith(dir) || (walk && key.indexOf('/', dir.length) >= 0)) throw new FatalError(`the store answered key ${JSON.stringify(key)} to a listing of directory ${JSON.stringify(dir)}: not inside it, so its listing cannot be trusted`);
     }
+    if (!walk && page.prefixes && page.prefixes.length) throw new FatalError(`the store answered folders to a listing of directory ${JSON.stringify(dir)} without a delimiter, so its listing cannot be trusted`);
     const subs = [];
     for (const p of page.prefixes || []) {
       if (!p.startsWith(dir) || p.length === dir.length || p.indexOf('/', dir.length) !== p.length - 1) throw new FatalError(`the store answered folder ${JSON.stringify(p)} to a listing of directory ${JSON.stringify(dir)}: not a directory in it, so its listing cannot be trusted`);
@@ -92,6 +99,38 @@ class DirectoryLister {
     }
     if (page.truncated && !page.nextToken) throw new FatalError(`the store said the listing of directory ${JSON.stringify(dir)} is truncated but gave no continuation token`);
     return { chunk: all.filterKeys((key) => inRange(this.range, key)), subs, next: page.truncated ? page.nextToken : null };
+  }
+
+  // A directory's whole subtree in one listing without the delimiter, tried for at most
+  // DIR_SWEEP_PAGES pages and held meanwhile: its chunks, or null where it ran longer (they
+  // are dropped, and the directory is walked instead). Where subtrees are small, a sweep
+  // costs a request per thousand keys where a walk costs one per directory; where they are
+  // large, a walk runs their directories at once where a sweep would read them one page
+  // after another. Sweeps are tried until, at a depth, DIR_SWEEP_GIVE_UP of them failed and
+  // more failed than worked.
+  async _sweep(dir) {
+    const depth = slashes(dir);
+    const tally = this.sweeps.get(depth) || { ok: 0, failed: 0 }; // (tests read this.sweeps)
+    this.sweeps.set(depth, tally);
+    if (!this.sweepPages || (tally.failed >= T.DIR_SWEEP_GIVE_UP && tally.failed > tally.ok)) return null;
+    const chunks = [];
+    let token;
+    for (let n = 0; n < this.sweepPages && !this.stopped; n++) {
+      const page = await this.limit(() => this._page(dir, token, false));
+      chunks.push(page.chunk);
+      if (!page.next) { tally.ok++; return chunks; }
+      token = page.next;
+    }
+    tally.failed++;
+    return null;
+  }
+
+  // A directory's keys and subdirectories to onPage (see _listDir): swept where that works,
+  // else walked.
+  async _list(dir, onPage) {
+    const swept = await this._sweep(dir);
+    if (swept) { for (const chunk of swept) await onPage(chunk, []); return; }
+    if (!this.stopped) await this._listDir(dir, onPage);
   }
 
   // Every page of a directory, one after another; onPage(chunk, subs) as each arrives (the
@@ -130,7 +169,7 @@ class DirectoryLister {
     const pump = () => {
       while (!failure && !this.stopped && queue.length && running < this.concurrency && ready.length < cap) {
         running++;
-        this._listDir(queue.pop(), onPage).then(() => { running--; pump(); notify(); }, (err) => { failure = failure || err; running--; notify(); });
+        this._list(queue.pop(), onPage).then(() => { running--; pump(); notify(); }, (err) => { failure = failure || err; running--; notify(); });
       }
     };
     try {
@@ -164,7 +203,7 @@ class DirectoryLister {
       if (listings.has(dir)) return listings.get(dir);
       const sorter = new ExternalSorter((r) => r[0], compareKeys, { chunk: this.sortKeys });
       const subs = [];
-      const p = this._listDir(dir, (chunk, found) => {
+      const p = this._list(dir, (chunk, found) => {
         for (const row of chunk.rows()) sorter.push(row);
         held += chunk.length;
         subs.push(...found);

@@ -105,6 +105,8 @@ const TABLE = {
 
   // list/directory-lister.js: directory buckets, listed directory by directory
   DIR_AHEAD_KEYS: { value: 100000, trades: 'keys of directories listed ahead of ordered output, at most, before no more directories start ahead: higher keeps more requests in flight where directories are small, for memory', setBy: 'chosen, not measured (directory buckets, 2026-11-28)' },
+  DIR_SWEEP_PAGES: { value: 1, trades: "pages a directory's subtree is listed in without the delimiter before that is given up for a walk: higher sweeps larger subtrees in one serial listing (fewer requests where directories are many and small), at more pages wasted and round trips waited where subtrees are large", setBy: 'measured 2026-11-28 (bench/sim-directory.js, 200k keys, concurrency 100, 11 named + 6 drawn layouts, unordered): 1, 2 and 3 pages gave the directory bucket at least half the general-purpose rate on 8, 6 and 6 of 34 runs (logs 12, 17, 22 round trips; tree-2 2,388, 1,638, 767 requests); without sweeps, deep took 2.7 million requests for 200,000 keys' },
+  DIR_SWEEP_GIVE_UP: { value: 4, trades: 'sweeps that must fail at a depth (and fail more often than they work) before no more are tried there: higher tries longer where subtrees vary, wasting DIR_SWEEP_PAGES requests on each that fails', setBy: 'chosen, not measured (directory buckets, 2026-11-28)' },
   DIR_SORT_KEYS: { value: 100000, trades: "keys of one directory sorted in memory before they go to a run on disk: higher sorts large directories with fewer runs, for memory", setBy: 'chosen, not measured: ExternalSorter\'s default (directory buckets, 2026-11-28)' },
 
   // list/page-agreement.js: pages that overlap must agree

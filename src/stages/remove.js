@@ -87,6 +87,7 @@ async function rm(options = {}) {
       // where the server is found to honour it (one probe, just before the first delete).
       const { store } = source;
       const { etags } = await deleteCondition(store, { prefix: listing.range.prefix, signal, requireConditional: options.requireConditional, log: options.log });
+      if (store.directoryBucket && options.log) options.log(`${store.bucket} is a directory bucket: a directory left empty by these deletes disappears with its last object`);
       let inflight = 0, wake = null, fatal = null;
       const runBatch = async (batch, token) => {
         let outcomes;

@@ -8,7 +8,9 @@
 // - CommonPrefixes include directories that exist only for an in-progress multipart upload
 //   (uploads: keys of such uploads): listed, they hold nothing;
 // - repeatPrefixes: a subdirectory may be named again on a later page of the same listing.
-// A page holds at most maxKeys entries, keys and CommonPrefixes together.
+// A page holds at most maxKeys entries, keys and CommonPrefixes together. With rounds,
+// requests are answered a round at a time, as FakeListStore's (its virtual clock: `round`).
+const { FakeListStore } = require('./fake-list-store');
 
 function makeRng(seed) {
   let s = seed >>> 0 || 1;
@@ -25,7 +27,12 @@ class DirectoryBucketError extends Error {
 }
 
 class FakeDirectoryStore {
-  constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, bucket = 'data--use1-az4--x-s3' } = {}) {
+  constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, rounds = false, bucket = 'data--use1-az4--x-s3' } = {}) {
+    this.rounds = rounds;
+    this.round = 0;
+    this.waiting = [];
+    this.inflightRounds = 0;
+    this.serveMicros = 0; // CPU of the fake's own page making
     this.latencyMs = latencyMs; // each request's wait (else a random tick or two)
     this.keys = [...new Set(keys)];
     this.uploads = uploads;
@@ -49,7 +56,15 @@ class FakeDirectoryStore {
   // The entries a listing of prefix holds: with the delimiter, its keys and the
   // CommonPrefixes (of keys and of open uploads) one level down.
   _entries(prefix, delimiter) {
-    if (!delimiter) return this.keys.filter((k) => k.startsWith(prefix)).map((Key) => ({ Key }));
+    if (!delimiter) { // the keys under prefix: a run of the keys sorted (by code units, where prefixes stay together)
+      if (!this.sorted) this.sorted = [...this.keys].sort();
+      const a = this.sorted;
+      let lo = 0, hi = a.length;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (a[m] < prefix) lo = m + 1; else hi = m; }
+      const out = [];
+      for (let i = lo; i < a.length && a[i].startsWith(prefix); i++) out.push({ Key: a[i] });
+      return out;
+    }
     if (!this.dirs) { // directory -> {keys, subs}, built once
       this.dirs = new Map();
       const at = (d) => { if (!this.dirs.has(d)) this.dirs.set(d, { keys: [], subs: new Set() }); return this.dirs.get(d); };
@@ -68,6 +83,22 @@ class FakeDirectoryStore {
     return d ? [...d.keys.map((Key) => ({ Key })), ...[...d.subs].map((Prefix) => ({ Prefix }))] : [];
   }
 
+  // DeleteObjects: a batch naming a key with a control character other than TAB, LF and CR is
+  // refused whole (400); a key goes alone with eachAlone (DeleteObject). A directory left
+  // empty disappears with its last key (directories are only what keys make them).
+  async deleteKeys(keys, signal, { eachAlone = false } = {}) {
+    const names = keys.map((k) => (typeof k === 'string' ? k : k.key));
+    this.deletes = (this.deletes || 0) + (eachAlone ? names.length : 1);
+    if (!eachAlone && names.some((k) => /[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(k))) {
+      throw new DirectoryBucketError('InvalidRequest', 'DeleteObjects keys in a directory bucket may hold no control character but TAB, LF and CR');
+    }
+    const gone = new Set(names);
+    this.keys = this.keys.filter((k) => !gone.has(k));
+    this.dirs = null;
+    this.sorted = null;
+    return [];
+  }
+
   async listPage({ prefix = '', startAfter, continuationToken, delimiter, maxKeys, signal } = {}) {
     this.requests.push({ prefix, startAfter, continuationToken, delimiter });
     if (startAfter) throw new DirectoryBucketError('InvalidArgument', 'StartAfter is not supported for directory buckets');
@@ -76,9 +107,11 @@ class FakeDirectoryStore {
     this.inflight++;
     this.maxInflight = Math.max(this.maxInflight, this.inflight);
     try {
-      await new Promise((r) => (this.latencyMs ? setTimeout(r, this.latencyMs) : this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
+      if (this.rounds) await FakeListStore.prototype._nextRound.call(this);
+      else await new Promise((r) => (this.latencyMs ? setTimeout(r, this.latencyMs) : this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
       if (signal && signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     } finally { this.inflight--; }
+    const cpu = process.cpuUsage(); // the fake's own work, for a benchmark to leave out
     let chain, at;
     if (continuationToken !== undefined) {
       const [id, pos] = continuationToken.split(':').map(Number);
@@ -100,6 +133,8 @@ class FakeDirectoryStore {
     // Named again on a later page: the first subdirectory of every page but the first.
     if (this.repeatPrefixes && prefixes && at > page.length && chain.firstPrefix) prefixes.push(chain.firstPrefix);
     if (prefixes && prefixes.length && !chain.firstPrefix) chain.firstPrefix = prefixes[0];
+    const used = process.cpuUsage(cpu);
+    this.serveMicros += used.user + used.system;
     return { items, prefixes, truncated, nextToken: truncated ? `${chain.id}:${at}` : undefined };
   }
 }

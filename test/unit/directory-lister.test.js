@@ -59,17 +59,19 @@ describe('directory bucket listing', () => {
       const keys = drawTree(r);
       const uploads = r.next() < 0.5 ? [`${name(r, ['p', 'q'])}/open/${name(r, ['u'])}`, `phantom${t}/x`] : [];
       const concurrency = 1 + r.int(16);
+      const sweepPages = r.pick([0, 1, 3, undefined]); // walks only, sweeps of a page, of three, the default
       const store = new FakeDirectoryStore(keys, { seed: r.int(1e9), uploads, maxKeys: r.pick([1000, 100, 13]), repeatPrefixes: r.next() < 0.5 });
-      const where = `tree ${t} of seed ${SEED} (${keys.length} keys, concurrency ${concurrency})`;
-      const ordered = await list(store, { listConcurrency: concurrency });
+      const where = `tree ${t} of seed ${SEED} (${keys.length} keys, concurrency ${concurrency}, sweeps of ${sweepPages} pages)`;
+      const ordered = await list(store, { listConcurrency: concurrency, sweepPages });
       expect([where, ordered.keys]).toEqual([where, utf8Sort(keys)]);
       expect(ordered.lister.complete).toBe(true);
       // Every directory listed once (a listing begins without a token).
-      const begun = store.requests.filter((q) => q.continuationToken === undefined).map((q) => q.prefix);
+      const begun = store.requests.filter((q) => q.continuationToken === undefined).map((q) => `${q.prefix} ${q.delimiter}`);
       expect([where, begun.length]).toEqual([where, new Set(begun).size]);
-      const unordered = await list(store, { listConcurrency: concurrency, ordered: false });
+      if (sweepPages === 0) expect(store.requests.filter((q) => q.delimiter !== '/')).toEqual([]);
+      const unordered = await list(store, { listConcurrency: concurrency, ordered: false, sweepPages });
       expect([where, unordered.keys.length, utf8Sort(unordered.keys)]).toEqual([where, keys.length, utf8Sort(keys)]);
-      expect(store.requests.filter((q) => q.startAfter !== undefined || q.delimiter !== '/')).toEqual([]);
+      expect(store.requests.filter((q) => q.startAfter !== undefined || (q.delimiter !== '/' && q.delimiter !== undefined))).toEqual([]);
       expect(store.maxInflight).toBeLessThanOrEqual(concurrency);
     }
   });
@@ -82,7 +84,9 @@ describe('directory bucket listing', () => {
       const a = sorted[r.int(sorted.length)], b = sorted[r.int(sorted.length)];
       const [lo, hi] = Buffer.compare(Buffer.from(a), Buffer.from(b)) <= 0 ? [a, b] : [b, a];
       const stem = lo.slice(0, 1 + r.int(lo.length));
-      for (const range of [{ startAfter: lo, stopAt: hi }, { prefix: stem }, { prefix: stem, startAfter: lo }]) {
+      const ranges = [{ prefix: stem }, { prefix: stem, startAfter: lo }];
+      if (lo !== hi) ranges.push({ startAfter: lo, stopAt: hi }); // (one key drawn twice makes no range)
+      for (const range of ranges) {
         const store = new FakeDirectoryStore(keys, { seed: r.int(1e9), maxKeys: 40 });
         const want = sorted.filter((k) => k.startsWith(range.prefix || '') && (!range.startAfter || Buffer.compare(Buffer.from(k), Buffer.from(range.startAfter)) > 0) && (!range.stopAt || Buffer.compare(Buffer.from(k), Buffer.from(range.stopAt)) <= 0));
         const got = await list(store, { range });
@@ -103,9 +107,27 @@ describe('directory bucket listing', () => {
     expect(got).toEqual(utf8Sort(new Set(keys)));
   });
 
+  test('a subtree is swept where it is small and walked where a sweep runs long; at a depth where sweeps keep failing, none is tried', async () => {
+    const T = require('../../src/plan/tuning').values;
+    // Depth 1: ten directories of 60 keys in 6 folders of 10 (a sweep of pages of 10 fails);
+    // depth 2: folders of 10 keys (a sweep of one or two pages works).
+    const keys = [];
+    for (let a = 0; a < 10; a++) for (let b = 0; b < 6; b++) for (let c = 0; c < 10; c++) keys.push(`t${a}/f${b}/k${c}`);
+    for (const ordered of [true, false]) {
+      const store = new FakeDirectoryStore(keys, { maxKeys: 10 });
+      const { keys: got, lister } = await list(store, { listConcurrency: 1, ordered });
+      expect(ordered ? got : utf8Sort(got)).toEqual(utf8Sort(keys));
+      expect(Object.fromEntries(lister.sweeps)).toEqual({ 0: { ok: 0, failed: 1 }, 1: { ok: 0, failed: T.DIR_SWEEP_GIVE_UP }, 2: { ok: 60, failed: 0 } });
+      const sweeps = store.requests.filter((q) => q.delimiter === undefined);
+      // The root's sweep and DIR_SWEEP_GIVE_UP at depth 1 ran their DIR_SWEEP_PAGES pages each and failed.
+      expect(sweeps.filter((q) => q.prefix.split('/').length <= 2).length).toBe((1 + T.DIR_SWEEP_GIVE_UP) * T.DIR_SWEEP_PAGES);
+      expect(store.requests.filter((q) => q.delimiter === '/').map((q) => q.prefix).filter((p) => p.split('/').length === 3)).toEqual([]); // no depth-2 folder walked
+    }
+  });
+
   test('directories that exist only for an open upload are listed, found empty, and give no key', async () => {
     const store = new FakeDirectoryStore(['a/1', 'b/2'], { uploads: ['c/d/big.bin', 'a/e/x'] });
-    const { keys } = await list(store, {});
+    const { keys } = await list(store, { sweepPages: 0 }); // walked: a sweep sees no folder at all
     expect(keys).toEqual(['a/1', 'b/2']);
     expect(store.requests.map((q) => q.prefix).sort()).toEqual(['', 'a/', 'a/e/', 'b/', 'c/', 'c/d/']);
   });
@@ -119,13 +141,14 @@ describe('directory bucket listing', () => {
       return page;
     };
     const said = [];
-    const { keys, lister } = await list(store, { log: (m) => said.push(m) });
+    const { keys, lister } = await list(store, { log: (m) => said.push(m), sweepPages: 0 });
     expect(keys).toEqual(['d/a', 'd/b', 'd/c']);
     expect([lister.duplicates, said]).toEqual([1, ['the store named 1 keys twice within a directory\'s listing: each output once']]);
   });
 
-  test('a store that answers a key outside the directory it was asked for stops the listing', async () => {
-    const store = new FakeDirectoryStore(['d/a', 'e/b']);
+  test('a store that answers a key outside the directory it was asked for stops the listing, walked or swept', async () => {
+    // Pages of one entry: the root's sweep of a page is given up, so "d/" is swept (or walked).
+    const store = new FakeDirectoryStore(['d/a', 'e/b'], { maxKeys: 1 });
     const real = store.listPage.bind(store);
     store.listPage = async (q) => {
       const page = await real(q);
@@ -133,7 +156,11 @@ describe('directory bucket listing', () => {
       return page;
     };
     for (const ordered of [true, false]) {
-      await expect(list(store, { ordered })).rejects.toThrow('the store answered key "e/b" to a listing of directory "d/": not inside it, so its listing cannot be trusted');
+      for (const sweepPages of [0, 1]) {
+        store.requests = [];
+        await expect(list(store, { ordered, sweepPages })).rejects.toThrow('the store answered key "e/b" to a listing of directory "d/": not inside it, so its listing cannot be trusted');
+        expect(store.requests.filter((q) => q.prefix === 'd/').map((q) => q.delimiter)).toEqual([sweepPages ? undefined : '/']);
+      }
     }
   });
 
@@ -167,6 +194,22 @@ describe('directory bucket one level (ls --delimiter /)', () => {
   });
 });
 
+describe('directory bucket rm', () => {
+  const { rm } = require('../../src/stages/remove');
+
+  test('every key deleted, those with control characters alone; emptied directories disappear, and that is said', async () => {
+    const keys = ['x/a\u0001b', 'x/y/z', 'x/y/w\tv', 'keep/1'];
+    const store = new FakeDirectoryStore(keys);
+    const said = [];
+    const r = await rm({ store, prefix: 'x/', journal: false, log: (m) => said.push(m) });
+    expect([r.deleted.objects, r.failed.objects]).toEqual([3, 0]);
+    expect(store.keys).toEqual(['keep/1']);
+    expect(store.deletes).toBe(1 + 3); // the batch, refused whole for its control character; then each key alone
+    expect((await store.listPage({ prefix: '', delimiter: '/' })).prefixes).toEqual(['keep/']);
+    expect(said).toContain('data--use1-az4--x-s3 is a directory bucket: a directory left empty by these deletes disappears with its last object');
+  });
+});
+
 describe('directory bucket compare', () => {
   const { mockClient } = require('aws-sdk-client-mock');
   const { S3Client, ListObjectsV2Command, HeadBucketCommand } = require('@aws-sdk/client-s3');
@@ -190,7 +233,22 @@ describe('directory bucket compare', () => {
     expect([r.judgedBy, r.judgedBySize, r.verified]).toEqual([{ size: 1, 'size+time': 2 }, 2, false]);
     // The directory bucket was listed by directories (a delimiter, never a StartAfter).
     const asked = s3.commandCalls(ListObjectsV2Command).map((c) => c.args[0].input).filter((i) => i.Bucket === dir);
-    expect(asked.map((i) => [i.Delimiter, i.StartAfter])).toEqual([['/', undefined]]);
+    expect(asked.map((i) => i.StartAfter)).toEqual([undefined]); // one sweep of the whole bucket
+  });
+
+  test('DeleteObjects there never names a key with a control character but TAB and LF: those go alone', async () => {
+    const { S3Store } = require('../../src/stores/s3-store');
+    const { DeleteObjectsCommand, DeleteObjectCommand } = require('@aws-sdk/client-s3');
+    s3.reset();
+    s3.on(DeleteObjectsCommand).resolves({ Deleted: [] });
+    s3.on(DeleteObjectCommand).resolves({});
+    const store = new S3Store({ bucket: 'dst--use1-az4--x-s3', ...creds, fastPaths: true });
+    expect([store.directoryBucket, store.lean]).toEqual([true, null]); // the SDK's session authentication, never the lean paths
+    const errors = await store.deleteKeys(['a\tb', 'c\u0001d', 'e\rf', 'g\nh', 'i\u001fj', 'k']);
+    expect(errors).toEqual([]);
+    expect(s3.commandCalls(DeleteObjectsCommand).map((c) => c.args[0].input.Delete.Objects.map((o) => o.Key))).toEqual([['a\tb', 'g\nh', 'k']]);
+    expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input.Key).sort()).toEqual(['c\u0001d', 'e\rf', 'i\u001fj']);
+    store.destroy();
   });
 
   test('a shard plan of a directory bucket is refused, saying why', async () => {

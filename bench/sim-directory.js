@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+'use strict';
+// Directory buckets on a virtual clock (issue 32): the same keys listed from a general-purpose
+// bucket (the parallel lister, test/helpers/fake-list-store.js) and from a directory bucket
+// (directory by directory, test/helpers/fake-directory-store.js: unordered pages, no
+// StartAfter), each request one round trip, so the rate ratio is the ratio of round trips
+// on any machine, at any load. For each layout and order: keys exact (against the keys
+// sorted by their UTF-8 bytes here), round trips and LIST requests of both, the directory
+// bucket's rate as a share of the general-purpose one, and client CPU per 1,000 keys (less
+// the fake stores' own page making; the listing's JavaScript only, on one thread).
+//
+//   node bench/sim-directory.js [--keys N] [--layouts a,b|none] [--generated N] [--seed S] [--concurrency C] [--json]
+const { LAYOUTS, generateLayout } = require('../test/generators/layouts');
+const { FakeListStore } = require('../test/helpers/fake-list-store');
+const { FakeDirectoryStore } = require('../test/helpers/fake-directory-store');
+const { Listing } = require('../src');
+
+function parseArgs(argv) {
+  const opt = (name, d) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : d; };
+  const layouts = opt('--layouts', Object.keys(LAYOUTS).join(','));
+  return {
+    count: Number(opt('--keys', 200000)), names: layouts === 'none' ? [] : layouts.split(','),
+    generated: Number(opt('--generated', 0)), seed: Number(opt('--seed', 1)), concurrency: Number(opt('--concurrency', 100)),
+    json: argv.includes('--json'),
+  };
+}
+
+function* layouts(o) {
+  for (const name of o.names) yield { name, keys: LAYOUTS[name](o.count, o.seed) };
+  for (let i = 0; i < o.generated; i++) {
+    const l = generateLayout(o.seed + i, o.count);
+    yield { name: l.name, keys: l.keys };
+  }
+}
+
+// One listing: its keys in the order given, round trips, requests, CPU per 1,000 keys.
+async function run(store, { ordered, concurrency }) {
+  store.open ??= async () => {};
+  store.destroy ??= () => {};
+  const cpu = process.cpuUsage();
+  const listing = new Listing({ store, unordered: !ordered, listConcurrency: concurrency, splitHints: false });
+  const keys = [];
+  for await (const chunk of listing.chunks()) for (let k = 0; k < chunk.length; k++) keys.push(chunk.key(k));
+  const used = process.cpuUsage(cpu);
+  const client = used.user + used.system - (store.serveMicros || 0); // less the fake store's own page making
+  return { keys, rounds: store.round, requests: listing.stats.listRequests, cpuMsPer1000: client / 1000 / (keys.length / 1000) };
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const results = [];
+  if (!o.json) console.log(`${o.count} keys, concurrency ${o.concurrency}; share: general-purpose round trips / directory-bucket round trips (the directory bucket's rate as a share)\nlayout          order      exact  gp rounds  gp LISTs  dir rounds  dir LISTs  share  cpu/1k gp  cpu/1k dir`);
+  for (const l of layouts(o)) {
+    const want = l.keys.map((k) => [Buffer.from(k), k]).sort((a, b) => Buffer.compare(a[0], b[0])).map((x) => x[1]);
+    for (const ordered of [true, false]) {
+      const gp = await run(new FakeListStore(l.keys, { rounds: true, trace: true }), { ordered, concurrency: o.concurrency });
+      const dir = await run(new FakeDirectoryStore(l.keys, { rounds: true, seed: o.seed }), { ordered, concurrency: o.concurrency });
+      const got = ordered ? dir.keys : dir.keys.map((k) => [Buffer.from(k), k]).sort((a, b) => Buffer.compare(a[0], b[0])).map((x) => x[1]);
+      const exact = got.length === want.length && got.every((k, i) => k === want[i]);
+      const r = { layout: l.name, ordered, exact, gp: { rounds: gp.rounds, requests: gp.requests, cpuMsPer1000: gp.cpuMsPer1000 }, dir: { rounds: dir.rounds, requests: dir.requests, cpuMsPer1000: dir.cpuMsPer1000 }, share: gp.rounds / dir.rounds };
+      results.push(r);
+      if (!o.json) {
+        console.log([l.name.padEnd(14), (ordered ? 'ordered' : 'unordered').padEnd(9), (exact ? 'yes' : 'NO').padStart(5), String(gp.rounds).padStart(9), String(gp.requests).padStart(8),
+          String(dir.rounds).padStart(10), String(dir.requests).padStart(9), r.share.toFixed(2).padStart(5), gp.cpuMsPer1000.toFixed(1).padStart(9), dir.cpuMsPer1000.toFixed(1).padStart(10)].join('  '));
+      }
+    }
+  }
+  const shares = results.map((r) => r.share).sort((a, b) => a - b);
+  const summary = { runs: results.length, exact: results.filter((r) => r.exact).length, share: { min: shares[0], median: shares[shares.length >> 1] }, atLeastHalf: results.filter((r) => r.share >= 0.5).length };
+  if (o.json) console.log(JSON.stringify({ keys: o.count, concurrency: o.concurrency, seed: o.seed, results, summary }, null, 1));
+  else console.log(`exact ${summary.exact}/${summary.runs}; share min ${summary.share.min.toFixed(2)}, median ${summary.share.median.toFixed(2)}; at least 0.5 on ${summary.atLeastHalf}/${summary.runs}`);
+  if (summary.exact !== summary.runs) process.exitCode = 1;
+}
+
+main().catch((err) => { console.error(err); process.exit(1); });
