@@ -56,9 +56,15 @@ function send(m, buffers) {
 
 function start(msg) {
   const m = unflatRequest(msg);
-  // A buffer lent by the main thread for the body goes back with whatever answer this gets.
-  const into = m.request.file && m.request.file.read && m.request.file.read.into;
-  const reply = !into ? send : (x, buffers) => send({ ...x, lent: into }, [...(buffers || []), into.buffer]);
+  // A buffer lent by the main thread for the body goes back with whatever answer this gets,
+  // once (were it given back twice, two parts would share it).
+  let into = m.request.file && m.request.file.read && m.request.file.read.into;
+  const reply = (x, buffers) => {
+    if (!into) { send(x, buffers); return; }
+    const lent = into;
+    into = null;
+    send({ ...x, lent }, [...(buffers || []), lent.buffer]);
+  };
   pool ??= new HttpPool(workerData.maxSockets);
   inflight.set(m.id, null); // not sent yet (a file is being opened): a cancel is remembered
   fetchWithFile(pool, m.request, (call) => {
