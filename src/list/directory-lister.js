@@ -23,12 +23,37 @@ const { ExternalSorter } = require('../util/spool');
 const { MinHeap } = require('../util/min-heap');
 const { FatalError } = require('../errors');
 const { RequestStats } = require('../stats');
-const { isDirectoryBucket } = require('../stores/directory-bucket');
+const { depthOf } = require('../keys/depth');
 const { option } = require('../options');
 const T = require('../plan/tuning').values;
 
 const PAGE = 1000; // S3's page: keys per chunk handed out in key order
-const slashes = (s) => { let n = 0; for (let i = s.indexOf('/'); i >= 0; i = s.indexOf('/', i + 1)) n++; return n; };
+
+/**
+ * One page of a directory of a directory bucket (walk: with the delimiter, its keys and
+ * subdirectories; else its whole subtree's keys), checked to lie in it (directly, when
+ * walked): {chunk (every key of the page), prefixes, next (the continuation token, or null)}.
+ * A page that does not is a store whose listing cannot be trusted: FatalError.
+ */
+async function directoryPage(store, dir, token, { walk = true, signal, stats }) {
+  stats.listRequests++;
+  const page = await store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, signal });
+  stats.pages++;
+  if (walk) stats.folderListings++;
+  const chunk = chunkOf(page);
+  stats.keysReturned += chunk.length;
+  for (let k = 0; k < chunk.length; k++) {
+    const key = chunk.key(k);
+    if (!key.startsWith(dir) || (walk && key.indexOf('/', dir.length) >= 0)) throw new FatalError(`the store answered key ${JSON.stringify(key)} to a listing of directory ${JSON.stringify(dir)}: not inside it, so its listing cannot be trusted`);
+  }
+  const prefixes = page.prefixes || [];
+  if (!walk && prefixes.length) throw new FatalError(`the store answered folders to a listing of directory ${JSON.stringify(dir)} without a delimiter, so its listing cannot be trusted`);
+  for (const p of prefixes) {
+    if (!p.startsWith(dir) || p.length === dir.length || p.indexOf('/', dir.length) !== p.length - 1) throw new FatalError(`the store answered folder ${JSON.stringify(p)} to a listing of directory ${JSON.stringify(dir)}: not a directory in it, so its listing cannot be trusted`);
+  }
+  if (page.truncated && !page.nextToken) throw new FatalError(`the store said the listing of directory ${JSON.stringify(dir)} is truncated but gave no continuation token`);
+  return { chunk, prefixes, next: page.truncated ? page.nextToken : null };
+}
 
 class DirectoryLister {
   /** o: {range (normalizeRange), listConcurrency, ordered, signal, stats, log, sortKeys (keys
@@ -71,34 +96,17 @@ class DirectoryLister {
     return true;
   }
 
-  // One page of a directory (walk: with the delimiter, its keys and subdirectories; else its
-  // whole subtree's keys): its keys in the range (a chunk) and its subdirectories worth
-  // listing, checked to lie in it (directly, when walked).
+  // One page of a directory (directoryPage): its keys in the range (a chunk) and its
+  // subdirectories worth listing.
   async _page(dir, token, walk = true) {
-    this.stats.listRequests++;
     this.inflight++;
     let page;
     try {
-      page = await this.store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, signal: this.signal });
+      page = await directoryPage(this.store, dir, token, { walk, signal: this.signal, stats: this.stats });
     } finally {
       this.inflight--;
     }
-    this.stats.pages++;
-    if (walk) this.stats.folderListings++;
-    const all = chunkOf(page);
-    this.stats.keysReturned += all.length;
-    for (let k = 0; k < all.length; k++) {
-      const key = all.key(k);
-      if (!key.startsWith(dir) || (walk && key.indexOf('/', dir.length) >= 0)) throw new FatalError(`the store answered key ${JSON.stringify(key)} to a listing of directory ${JSON.stringify(dir)}: not inside it, so its listing cannot be trusted`);
-    }
-    if (!walk && page.prefixes && page.prefixes.length) throw new FatalError(`the store answered folders to a listing of directory ${JSON.stringify(dir)} without a delimiter, so its listing cannot be trusted`);
-    const subs = [];
-    for (const p of page.prefixes || []) {
-      if (!p.startsWith(dir) || p.length === dir.length || p.indexOf('/', dir.length) !== p.length - 1) throw new FatalError(`the store answered folder ${JSON.stringify(p)} to a listing of directory ${JSON.stringify(dir)}: not a directory in it, so its listing cannot be trusted`);
-      if (this._wanted(p)) subs.push(p);
-    }
-    if (page.truncated && !page.nextToken) throw new FatalError(`the store said the listing of directory ${JSON.stringify(dir)} is truncated but gave no continuation token`);
-    return { chunk: all.filterKeys((key) => inRange(this.range, key)), subs, next: page.truncated ? page.nextToken : null };
+    return { chunk: page.chunk.filterKeys((key) => inRange(this.range, key)), subs: page.prefixes.filter((p) => this._wanted(p)), next: page.next };
   }
 
   // A directory's whole subtree in one listing without the delimiter, tried for at most
@@ -109,7 +117,7 @@ class DirectoryLister {
   // after another. Sweeps are tried until, at a depth, DIR_SWEEP_GIVE_UP of them failed and
   // more failed than worked.
   async _sweep(dir) {
-    const depth = slashes(dir);
+    const depth = depthOf(dir);
     const tally = this.sweeps.get(depth) || { ok: 0, failed: 0 }; // (tests read this.sweeps)
     this.sweeps.set(depth, tally);
     if (!this.sweepPages || (tally.failed >= T.DIR_SWEEP_GIVE_UP && tally.failed > tally.ok)) return null;
@@ -264,4 +272,4 @@ class DirectoryLister {
   }
 }
 
-module.exports = { DirectoryLister, isDirectoryBucket };
+module.exports = { DirectoryLister, directoryPage };

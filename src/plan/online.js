@@ -18,15 +18,10 @@
 const { compareKeys, commonPrefix, prefixEnd, lastKeyWith, keyBefore, minKey } = require('../keys/order');
 const { KeyShape } = require('./key-shape');
 const T = require('./tuning').values;
+const { depthOf } = require('../keys/depth');
 
 const PAGE = 1000;
 const DELIMITER = '/';
-
-function depthOf(f) {
-  let n = 0;
-  for (let i = f.indexOf(DELIMITER); i >= 0; i = f.indexOf(DELIMITER, i + 1)) n++;
-  return n;
-}
 
 class OnlinePlanner {
   /**

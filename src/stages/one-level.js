@@ -19,7 +19,8 @@ const { levelCuts } = require('../plan/level-cuts');
 const { option } = require('../options');
 const T = require('../plan/tuning').values;
 const { ExternalSorter } = require('../util/spool');
-const { chunkOf, itemRow, rowItem } = require('../stores/chunks');
+const { itemRow, rowItem } = require('../stores/chunks');
+const { directoryPage } = require('../list/directory-lister');
 
 // What a one-level view cannot honour: it lists one level, not every key.
 const REFUSED = [['allVersions', '--all-versions'], ['asOf', '--as-of'], ['filter', '--filter'], ['pattern', '--pattern'], ['pathFilters', '--include/--exclude'],
@@ -64,30 +65,20 @@ const nameOf = (e) => (e.Prefix !== undefined ? e.Prefix : e.Key);
 
 // A level of a directory bucket, whose pages come in no key order and which takes no
 // StartAfter: its directory (the path up to its last "/") walked with continuation tokens,
-// the entries that begin with the path (and come after startAfter) sorted, on disk past a
-// size, each name once. Folders that exist only for an upload in progress are shown as S3
+// each page checked (list/directory-lister.js directoryPage), the entries that begin with
+// the path (and come after startAfter) sorted, on disk past a size, each name once. Folders that exist only for an upload in progress are shown as S3
 // names them (not checked).
 async function* directoryLevel(store, prefix, startAfter, { signal, stats }) {
   const dir = prefix.slice(0, prefix.lastIndexOf('/') + 1);
   const sorter = new ExternalSorter((r) => r[0], compareKeys, { chunk: T.DIR_SORT_KEYS });
   try {
+    const keep = (name) => name.startsWith(prefix) && (startAfter === null || compareKeys(name, startAfter) > 0);
     let token;
     do {
-      const page = await store.listPage({ prefix: dir, continuationToken: token, delimiter: '/', signal });
-      stats.listRequests++;
-      stats.folderListings++;
-      stats.pages++;
-      const keep = (name) => name.startsWith(prefix) && (startAfter === null || compareKeys(name, startAfter) > 0);
-      for (const it of chunkOf(page).toItems()) {
-        if (!it.Key.startsWith(dir) || it.Key.indexOf('/', dir.length) >= 0) throw new FatalError(`the store answered ${JSON.stringify(it.Key)} to a listing of directory ${JSON.stringify(dir)}: not printed`);
-        if (keep(it.Key)) sorter.push([it.Key, itemRow(it)]);
-      }
-      for (const p of page.prefixes || []) {
-        if (!p.startsWith(dir) || p.indexOf('/', dir.length) !== p.length - 1) throw new FatalError(`the store answered folder ${JSON.stringify(p)} to a listing of directory ${JSON.stringify(dir)}: not printed`);
-        if (keep(p)) sorter.push([p, null]);
-      }
-      if (page.truncated && !page.nextToken) throw new FatalError('the store said its listing goes on but gave no continuation token');
-      token = page.truncated ? page.nextToken : undefined;
+      const page = await directoryPage(store, dir, token, { signal, stats });
+      for (const it of page.chunk.toItems()) if (keep(it.Key)) sorter.push([it.Key, itemRow(it)]);
+      for (const p of page.prefixes) if (keep(p)) sorter.push([p, null]);
+      token = page.next;
     } while (token);
     let prev = null;
     for await (const [name, row] of sorter.sorted()) {

@@ -4,7 +4,8 @@
 // shuffle each listing, StartAfter refused, phantom directories of open uploads). Trees are
 // drawn from a fresh seed each run (replay with S3BLITZ_TEST_SEED); the reference is the
 // key set itself, sorted by its UTF-8 bytes here.
-const { DirectoryLister, isDirectoryBucket } = require('../../src/list/directory-lister');
+const { DirectoryLister } = require('../../src/list/directory-lister');
+const { isDirectoryBucket } = require('../../src/stores/directory-bucket');
 const { Listing } = require('../../src');
 const { normalizeRange } = require('../../src/keys/range');
 const { FakeDirectoryStore } = require('../helpers/fake-directory-store');
