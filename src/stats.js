@@ -43,6 +43,7 @@ class RequestStats {
     this.requests = {}; // type -> count, for everything but LIST
     this.retries = 0;
     this.throttles = 0;
+    this.expiredSessions = 0; // directory-bucket requests answered ExpiredToken (sent again with a new session)
     this.bytes = 0;
   }
 
@@ -115,6 +116,7 @@ class RequestStats {
       requests: { LIST: this.listRequests, ...this.requests },
       retries: this.retries,
       throttles: this.throttles,
+      ...(this.expiredSessions ? { expiredSessions: this.expiredSessions } : {}),
       bytes: this.bytes,
       estimatedCostUSD: Number(this.estimatedCost.toFixed(6)),
     };

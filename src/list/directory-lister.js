@@ -37,7 +37,13 @@ const PAGE = 1000; // S3's page: keys per chunk handed out in key order
  */
 async function directoryPage(store, dir, token, { walk = true, signal, stats }) {
   stats.listRequests++;
-  const page = await store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, signal });
+  stats.listInflight(1, performance.now());
+  let page;
+  try {
+    page = await store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, signal });
+  } finally {
+    stats.listInflight(-1, performance.now());
+  }
   stats.pages++;
   if (walk) stats.folderListings++;
   const chunk = chunkOf(page);

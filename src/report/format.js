@@ -171,6 +171,7 @@ function statsText(stats) {
     `${kinds ? `requests by kind (${kinds}), ` : ''}` +
     `in flight mean ${stats.meanInflight.toFixed(1)} max ${stats.maxInflight}, splits ${stats.splits}, hedges ${stats.hedges}` +
     `${stats.hints ? `, hints ${stats.hints}` : ''}${stats.budgetHeld ? `, held by the request budget ${fmtInt(stats.budgetHeld)} times` : ''}${stats.retries ? `, retries ${stats.retries}` : ''}` +
+    `${stats.expiredSessions ? `, requests sent again after their session expired ${fmtInt(stats.expiredSessions)}` : ''}` +
     `${stats.versions ? `, versions ${fmtInt(stats.versions)} (${fmtInt(stats.versionFollowUps)} requests finishing a key)` : ''}` +
     `${stats.fallback ? `, fallback ${stats.fallback}` : ''}, est. cost $${stats.estimatedCostUSD.toFixed(4)}`;
 }

@@ -15,6 +15,7 @@ const { S3Client } = require('@aws-sdk/client-s3');
 const { NodeHttpHandler } = require('@smithy/node-http-handler');
 const { poolSize } = require('./http-pool');
 const { checkProfile, configuredEndpoint } = require('./aws-config');
+const { ExpressSessions } = require('./express-sessions');
 
 function keepAliveAgents(maxSockets) {
   const n = poolSize(maxSockets);
@@ -66,7 +67,11 @@ function createS3Client(o = {}) {
   if (o.credentials) config.credentials = o.credentials;
   if (o.noSignRequest) { config.credentials = ANONYMOUS; config.signer = unsigned; }
   if (!config.region && !o.profile) config.region = 'us-east-1';
+  // Directory buckets' sessions, renewed when a store ends one early (express-sessions.js).
+  const sessions = new ExpressSessions();
+  config.s3ExpressIdentityProvider = sessions;
   let client = new S3Client(config);
+  sessions.client = client;
   if (!config.region) {
     // A profile may name the region; fall back to us-east-1 when it does not.
     const resolve = client.config.region;

@@ -21,6 +21,7 @@ const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
 const { readFilePart, openFileSink, checkReceived, takeBody, giveBack } = require('./file-io');
 const { isDirectoryBucket } = require('./directory-bucket');
+const { ExpressSessions, renewExpiredSessions } = require('./express-sessions');
 const { bufferChecksum, newChecksum, canCompute } = require('./content-checksum');
 const { storedChecksums } = require('./stored-checksum');
 const { sentChecksum } = require('./checksum-algorithms');
@@ -85,6 +86,11 @@ class S3Store {
   // Sees every attempt, inside the SDK's retries, to count throttling and tell listeners
   // which key it was for.
   _watch(client) {
+    const sessions = client.config && client.config.s3ExpressIdentityProvider;
+    if (this.directoryBucket && sessions instanceof ExpressSessions) {
+      const onExpired = () => { if (this.stats) this.stats.expiredSessions++; };
+      renewExpiredSessions(client, sessions, this.bucket, onExpired);
+    }
     client.middlewareStack.add((next) => async (args) => {
       try {
         return await next(args);

@@ -5,7 +5,7 @@
 const pLimit = require('p-limit');
 const { copySource } = require('./copy-source');
 const { option } = require('../options');
-const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
+const { mergedHeaders, commonWriteParams, keptStorageClass, noOverwriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');
 const { ObjectError } = require('../errors');
 const { httpStatus, errorCode } = require('../stores/s3-errors');
@@ -69,7 +69,7 @@ async function copySmall(job) {
     Key: key,
     CopySource: copySource(src.bucket, item.Key, item.VersionId),
     CopySourceIfMatch: item.ETag || undefined,
-    ...commonWriteParams(w, item.StorageClass),
+    ...commonWriteParams(w, keptStorageClass(item, job.src, job.dst)),
     ...noOverwriteParams(w),
     ...(w.copyChecksumAlgorithm ? { ChecksumAlgorithm: w.copyChecksumAlgorithm } : {}),
   };
@@ -111,7 +111,7 @@ async function copyMultipart(job) {
   // Never cut short: an upload the server created but we never heard of would be orphaned.
   if (job.onCreating) await job.onCreating(key);
   stats.count('POST');
-  const created = await dst.createMultipartUpload({ Key: key, ...headers, ...commonWriteParams(w, item.StorageClass), Tagging: tagging });
+  const created = await dst.createMultipartUpload({ Key: key, ...headers, ...commonWriteParams(w, keptStorageClass(item, job.src, job.dst)), Tagging: tagging });
   const uploadId = created.UploadId;
   if (job.onUpload) job.onUpload(key, uploadId);
   try {

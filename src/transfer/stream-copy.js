@@ -10,7 +10,7 @@
 // the bytes it receives against the source's own value and its answer confirms it; parts
 // carry their checksum in --checksum-algorithm (write-checksum.js).
 const { addAbortSignal } = require('stream');
-const { mergedHeaders, commonWriteParams, noOverwriteParams } = require('./write-options');
+const { mergedHeaders, commonWriteParams, keptStorageClass, noOverwriteParams } = require('./write-options');
 const { choosePartSize, TRANSFER_PART } = require('./part-layout');
 const { multipartUpload, md5 } = require('./multipart-upload');
 const { getSource, consumeBody } = require('./source-get');
@@ -31,7 +31,7 @@ async function writeParams(job, out) {
   const { w, item } = job;
   return {
     ...mergedHeaders(out, w),
-    ...commonWriteParams(w, item.StorageClass),
+    ...commonWriteParams(w, keptStorageClass(item, job.src, job.dst)),
     Tagging: w.Tagging !== undefined ? w.Tagging : await sourceTagging(job, out.TagCount),
   };
 }

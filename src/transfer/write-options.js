@@ -110,10 +110,17 @@ function commonWriteParams(w, sourceStorageClass) {
   return p;
 }
 
+// The source's storage class where the target can take it: a directory bucket's classes
+// (EXPRESS_ONEZONE) are refused by a general-purpose bucket and the other way round, so
+// between the two kinds the target's own default applies.
+function keptStorageClass(item, src, dst) {
+  return Boolean(src && src.directoryBucket) === Boolean(dst && dst.directoryBucket) ? item.StorageClass : undefined;
+}
+
 // The condition of a write that creates an object (PutObject, CopyObject,
 // CompleteMultipartUpload): with --no-overwrite, only where no object has the key.
 function noOverwriteParams(w) {
   return w && w.noOverwrite ? { IfNoneMatch: '*' } : {};
 }
 
-module.exports = { normalizeWriteOptions, mergedHeaders, commonWriteParams, noOverwriteParams, CONTENT_FIELDS, STORAGE_CLASSES };
+module.exports = { normalizeWriteOptions, mergedHeaders, commonWriteParams, keptStorageClass, noOverwriteParams, CONTENT_FIELDS, STORAGE_CLASSES };

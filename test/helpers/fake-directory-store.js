@@ -27,7 +27,9 @@ class DirectoryBucketError extends Error {
 }
 
 class FakeDirectoryStore {
-  constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, rounds = false, bucket = 'data--use1-az4--x-s3' } = {}) {
+  // describe(key): the listing's Size, LastModified and ETag of a key (an HTTP fake's objects).
+  constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, rounds = false, bucket = 'data--use1-az4--x-s3', describe = null } = {}) {
+    this.describe = describe;
     this.rounds = rounds;
     this.round = 0;
     this.waiting = [];
@@ -52,6 +54,9 @@ class FakeDirectoryStore {
 
   async open() {}
   destroy() {}
+
+  // After keys or uploads change: the directory tree is built again when next listed.
+  changed() { this.dirs = null; this.sorted = null; }
 
   // The entries a listing of prefix holds: with the delimiter, its keys and the
   // CommonPrefixes (of keys and of open uploads) one level down.
@@ -94,8 +99,7 @@ class FakeDirectoryStore {
     }
     const gone = new Set(names);
     this.keys = this.keys.filter((k) => !gone.has(k));
-    this.dirs = null;
-    this.sorted = null;
+    this.changed();
     return [];
   }
 
@@ -128,7 +132,12 @@ class FakeDirectoryStore {
     at += page.length;
     const truncated = at < chain.entries.length;
     if (!truncated) this.chains.delete(chain.id);
-    const items = page.filter((e) => e.Key !== undefined).map((e) => ({ Key: e.Key, Size: e.Key.length, LastModified: new Date(0), ETag: '"random-etag"', StorageClass: 'EXPRESS_ONEZONE' }));
+    const items = [];
+    for (const e of page) {
+      if (e.Key === undefined) continue;
+      const d = this.describe ? this.describe(e.Key) : {}; // null: deleted since the listing began
+      if (d) items.push({ Key: e.Key, Size: e.Key.length, LastModified: new Date(0), ETag: '"random-etag"', StorageClass: 'EXPRESS_ONEZONE', ...d });
+    }
     const prefixes = delimiter ? page.filter((e) => e.Prefix !== undefined).map((e) => e.Prefix) : undefined;
     // Named again on a later page: the first subdirectory of every page but the first.
     if (this.repeatPrefixes && prefixes && at > page.length && chain.firstPrefix) prefixes.push(chain.firstPrefix);

@@ -8,33 +8,17 @@
 const http = require('http');
 const crypto = require('crypto');
 
-const ENT = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const xmlEsc = (s) => s.replace(/[&<>"']/g, (c) => ENT[c]);
-const xmlUnesc = (s) => s.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (m, e) =>
-  (e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : +e.slice(1)) : { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[e]));
-const urlEnc = (s) => encodeURIComponent(s).replace(/%2F/g, '/').replace(/%20/g, '+');
-const utf8Cmp = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-const utf16Cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const { xmlEsc, xmlUnesc, urlEnc, utf8Cmp, readBody, sendXml, sendError } = require('./s3-wire');
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const parts = [];
-    req.on('data', (d) => parts.push(d));
-    req.on('end', () => resolve(Buffer.concat(parts)));
-    req.on('error', reject);
-  });
-}
+const utf16Cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
 async function startQuirkyS3({ order = 'utf8', rawKeys = false, folderStartAfter = false } = {}) {
   const buckets = new Map(); // name -> Map(key -> {body, etag, mtime})
   const cmp = order === 'utf16' ? utf16Cmp : utf8Cmp;
   const requests = [];
 
-  const send = (res, status, body = '', headers = {}) => {
-    res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body), ...headers });
-    res.end(body);
-  };
-  const error = (res, status, code) => send(res, status, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`);
+  const send = sendXml;
+  const error = sendError;
 
   function list(res, b, q) {
     const prefix = q.get('prefix') || '';

@@ -101,7 +101,7 @@ async function createBucket(name = uniqueBucket()) {
 
 /**
  * Uploads many small objects in parallel. keysOrItems: strings (body = the
- * key's UTF-8 bytes) or {key, body}. Returns the keys in input order.
+ * key's UTF-8 bytes) or {key, body, params (more PutObject parameters)}. Returns the keys in input order.
  */
 async function putObjects(bucket, keysOrItems, { concurrency = 32 } = {}) {
   const items = keysOrItems.map((x) => (typeof x === 'string' ? { key: x } : x));
@@ -109,10 +109,10 @@ async function putObjects(bucket, keysOrItems, { concurrency = 32 } = {}) {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
-      const { key, body } = items[next++];
+      const { key, body, params } = items[next++];
       try {
         await client.send(new PutObjectCommand({
-          Bucket: bucket, Key: key, Body: body ?? Buffer.from(key, 'utf8'),
+          Bucket: bucket, Key: key, Body: body ?? Buffer.from(key, 'utf8'), ...params,
         }));
       } catch (e) {
         e.message = `PutObject ${bucket}/${JSON.stringify(key)} failed: ${e.message}`;

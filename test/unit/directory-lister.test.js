@@ -10,41 +10,13 @@ const { Listing } = require('../../src');
 const { normalizeRange } = require('../../src/keys/range');
 const { FakeDirectoryStore } = require('../helpers/fake-directory-store');
 const { prng } = require('../helpers/keysets');
+const { drawTree, name } = require('../helpers/directory-trees');
 
 const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
 // eslint-disable-next-line no-console
 console.log(`directory-lister seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
 
 const utf8Sort = (keys) => [...keys].map((k) => [Buffer.from(k), k]).sort((a, b) => Buffer.compare(a[0], b[0])).map((x) => x[1]);
-
-// Names of one alphabet per tree: digits, lower-case words, mixed scripts.
-const ALPHABETS = [[...'0123456789'], [...'abcdefghijklmnopqrstuvwxyz'], [...'aZ09-_.~ éü中文😀\uE000\uFFFD!']];
-function name(r, abc) {
-  let s = '';
-  for (let n = 1 + r.int(6); n > 0; n--) s += r.pick(abc);
-  return s;
-}
-
-// A tree: depth 1-5, a fan-out drawn per directory (often one hot child), files beside
-// folders, and neighbours of folder names ("s", "s.x", "s0" beside "s/").
-function drawTree(r) {
-  const abc = r.pick(ALPHABETS);
-  const depth = 1 + r.int(5);
-  const keys = new Set();
-  const walk = (dir, level) => {
-    const files = r.next() < 0.3 ? r.int(3) : r.int(r.next() < 0.2 ? 2500 : 60);
-    for (let i = 0; i < files; i++) keys.add(dir + name(r, abc) + (r.next() < 0.5 ? `.${r.int(100)}` : ''));
-    if (level >= depth) return;
-    const subs = r.next() < 0.3 ? 1 : r.int(level === 0 ? 12 : 5);
-    for (let i = 0; i < subs; i++) {
-      const s = name(r, abc);
-      if (r.next() < 0.3) for (const near of [s, `${s}.x`, `${s}0`, `${s}-`]) keys.add(dir + near);
-      walk(`${dir}${s}/`, level + 1);
-    }
-  };
-  walk('', 0);
-  return [...keys];
-}
 
 async function list(store, o) {
   const lister = new DirectoryLister(store, { listConcurrency: 8, ordered: true, ...o, range: normalizeRange(o.range || {}) });

@@ -1,0 +1,291 @@
+'use strict';
+// An HTTP endpoint serving directory buckets (S3 Express One Zone), for tests that run
+// s3blitz (CLI or library, through the real SDK) against them; no installable S3 server has
+// directory buckets. Path-style (the SDK's form for a custom endpoint), signatures not
+// checked, objects whole in memory. Modelled after AWS's documentation of how directory
+// buckets differ:
+// - sessions: GET /bucket?session (CreateSession) hands out a token; every other request
+//   must carry a live one in x-amz-s3session-token (a missing or unknown one: 403
+//   AccessDenied, an expired one: 400 ExpiredToken). expireEvery: n expires every session
+//   after each n requests that carry one, wherever the client stands (counted, not timed);
+// - listing: FakeDirectoryStore's rules (pages in no key order, a fresh shuffle on every
+//   listing, StartAfter refused, "/" the only delimiter, prefixes with a delimiter ending in
+//   it, phantom directories of open multipart uploads);
+// - ETags are random strings, not MD5s; checksums sent (header or aws-chunked trailer) are
+//   kept and returned with x-amz-checksum-mode: ENABLED;
+// - DeleteObjects refuses a batch naming a key with a control character but TAB, LF and CR;
+//   a directory goes with its last key (directories are only what keys make them);
+// - a write naming a storage class other than EXPRESS_ONEZONE is refused (InvalidStorageClass);
+// - RenameObject: PUT /bucket/new?renameObject with x-amz-rename-source: /bucket/old
+//   (URL-encoded), If-None-Match: * answered 412 when the new key exists; metadata, ETag,
+//   checksums and dates travel with the object.
+const http = require('http');
+const crypto = require('crypto');
+const { FakeDirectoryStore, DirectoryBucketError } = require('./fake-directory-store');
+const { xmlEsc, xmlUnesc, urlEnc, utf8Cmp, readRequest, sendXml, sendError } = require('./s3-wire');
+
+const CHECKSUMS = ['crc32', 'crc32c', 'crc64nvme', 'sha1', 'sha256'];
+const randomEtag = () => crypto.randomBytes(16).toString('hex');
+
+class Bucket {
+  constructor(name, seed, maxKeys) {
+    this.name = name;
+    this.objects = new Map(); // key -> {body, etag, mtime, meta, contentType, checksums}
+    this.uploads = new Map(); // uploadId -> {key, parts: Map(n -> {body, etag}), meta, contentType}
+    this.model = new FakeDirectoryStore([], {
+      seed, maxKeys, bucket: name,
+      describe: (k) => { const o = this.objects.get(k); return o && { Size: o.body.length, LastModified: new Date(o.mtime), ETag: `"${o.etag}"` }; },
+    });
+  }
+
+  changed() {
+    this.model.keys = [...this.objects.keys()];
+    this.model.uploads = [...this.uploads.values()].map((u) => u.key);
+    this.model.changed();
+  }
+
+  set(key, o) { this.objects.set(key, o); this.changed(); }
+
+  remove(key) { const had = this.objects.delete(key); if (had) this.changed(); return had; }
+}
+
+function checksumsOf(headers) {
+  const out = {};
+  for (const c of CHECKSUMS) if (headers[`x-amz-checksum-${c}`]) out[c] = headers[`x-amz-checksum-${c}`];
+  return out;
+}
+
+function metaOf(headers) {
+  const meta = {};
+  for (const [h, v] of Object.entries(headers)) if (h.startsWith('x-amz-meta-')) meta[h] = v;
+  return meta;
+}
+
+async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0 } = {}) {
+  const buckets = new Map();
+  const sessions = new Map(); // token -> {expired}
+  const requests = [];
+  let signed = 0; // requests that carried a session token
+  let nextSession = 1;
+  let nextUpload = 1;
+
+  const expireSessions = () => { for (const s of sessions.values()) s.expired = true; };
+
+  function listXml(b, q) {
+    return b.model.listPage({
+      prefix: q.get('prefix') || '',
+      startAfter: q.get('start-after') || undefined,
+      continuationToken: q.get('continuation-token') ?? undefined,
+      delimiter: q.has('delimiter') ? q.get('delimiter') : undefined,
+      maxKeys: q.has('max-keys') ? Number(q.get('max-keys')) : undefined,
+    }).then((page) => {
+      const url = q.get('encoding-type') === 'url';
+      const enc = url ? urlEnc : xmlEsc;
+      const n = page.items.length + (page.prefixes ? page.prefixes.length : 0);
+      let x = `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${b.name}</Name><Prefix>${enc(q.get('prefix') || '')}</Prefix>` +
+        `${q.has('delimiter') ? `<Delimiter>${enc(q.get('delimiter'))}</Delimiter>` : ''}<KeyCount>${n}</KeyCount><MaxKeys>${maxKeys}</MaxKeys>${url ? '<EncodingType>url</EncodingType>' : ''}<IsTruncated>${page.truncated}</IsTruncated>`;
+      if (q.has('continuation-token')) x += `<ContinuationToken>${xmlEsc(q.get('continuation-token'))}</ContinuationToken>`;
+      if (page.truncated) x += `<NextContinuationToken>${xmlEsc(page.nextToken)}</NextContinuationToken>`;
+      for (const it of page.items) {
+        x += `<Contents><Key>${enc(it.Key)}</Key><LastModified>${it.LastModified.toISOString()}</LastModified><ETag>${xmlEsc(it.ETag)}</ETag><Size>${it.Size}</Size><StorageClass>EXPRESS_ONEZONE</StorageClass></Contents>`;
+      }
+      for (const p of page.prefixes || []) x += `<CommonPrefixes><Prefix>${enc(p)}</Prefix></CommonPrefixes>`;
+      return `${x}</ListBucketResult>`;
+    });
+  }
+
+  function objectHeaders(o, checksumMode) {
+    const h = { etag: `"${o.etag}"`, 'last-modified': new Date(o.mtime).toUTCString(), 'content-type': o.contentType || 'binary/octet-stream', 'x-amz-storage-class': 'EXPRESS_ONEZONE', ...o.meta };
+    if (checksumMode) for (const [c, v] of Object.entries(o.checksums || {})) h[`x-amz-checksum-${c}`] = v;
+    return h;
+  }
+
+  // A copy source: /bucket/key or bucket/key, URL-encoded, perhaps with ?versionId.
+  function copySource(header) {
+    const [path] = String(header).split('?');
+    const [sb, ...sk] = decodeURIComponent(path.replace(/^\//, '')).split('/');
+    const b = buckets.get(sb);
+    return { bucket: b, key: sk.join('/'), object: b && b.objects.get(sk.join('/')) };
+  }
+
+  function conditionFails(req, existing) {
+    const inm = req.headers['if-none-match'];
+    const im = req.headers['if-match'];
+    if (inm === '*' && existing) return true;
+    if (im !== undefined && (!existing || im.replace(/"/g, '') !== existing.etag)) return true;
+    return false;
+  }
+
+  async function bucketRequest(req, res, b, q, body) {
+    if (req.method === 'HEAD') return sendXml(res, 200);
+    if (req.method === 'GET' && q.get('list-type') === '2') return sendXml(res, 200, await listXml(b, q));
+    if (req.method === 'GET' && q.has('uploads')) {
+      let x = `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult><Bucket>${b.name}</Bucket><IsTruncated>false</IsTruncated>`;
+      for (const [id, u] of b.uploads) x += `<Upload><Key>${xmlEsc(u.key)}</Key><UploadId>${id}</UploadId><Initiated>${new Date(u.started).toISOString()}</Initiated></Upload>`;
+      return sendXml(res, 200, `${x}</ListMultipartUploadsResult>`);
+    }
+    if (req.method === 'POST' && q.has('delete')) {
+      const objects = [...body.toString('utf8').matchAll(/<Object>([\s\S]*?)<\/Object>/g)].map(([, o]) => ({
+        key: xmlUnesc((o.match(/<Key>([\s\S]*?)<\/Key>/) || [])[1] || ''),
+        etag: (o.match(/<ETag>([\s\S]*?)<\/ETag>/) || [])[1],
+      }));
+      if (objects.some((o) => /[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(o.key))) {
+        return sendError(res, 400, 'InvalidRequest', 'DeleteObjects keys in a directory bucket may hold no control character but TAB, LF and CR');
+      }
+      const quiet = /<Quiet>true<\/Quiet>/.test(body.toString('utf8'));
+      let x = '<?xml version="1.0" encoding="UTF-8"?><DeleteResult>';
+      for (const o of objects) {
+        const have = b.objects.get(o.key);
+        if (o.etag !== undefined && (!have || xmlUnesc(o.etag).replace(/"/g, '') !== have.etag)) {
+          x += `<Error><Key>${xmlEsc(o.key)}</Key><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>`;
+          continue;
+        }
+        b.remove(o.key);
+        if (!quiet) x += `<Deleted><Key>${xmlEsc(o.key)}</Key></Deleted>`;
+      }
+      return sendXml(res, 200, `${x}</DeleteResult>`);
+    }
+    if (req.method === 'DELETE') {
+      if (b.objects.size) return sendError(res, 409, 'BucketNotEmpty');
+      buckets.delete(b.name);
+      return sendXml(res, 204);
+    }
+    return sendError(res, 501, 'NotImplemented');
+  }
+
+  async function objectRequest(req, res, b, key, q, body, headers) {
+    const existing = b.objects.get(key);
+    const sc = headers['x-amz-storage-class'];
+    if (sc !== undefined && sc !== 'EXPRESS_ONEZONE') return sendError(res, 400, 'InvalidStorageClass', 'The storage class you specified is not valid');
+    if (req.method === 'POST' && q.has('uploads')) {
+      const id = `u${nextUpload++}`;
+      b.uploads.set(id, { key, parts: new Map(), meta: metaOf(headers), contentType: headers['content-type'], started: Date.now() });
+      b.changed();
+      return sendXml(res, 200, `<?xml version="1.0" encoding="UTF-8"?><InitiateMultipartUploadResult><Bucket>${b.name}</Bucket><Key>${xmlEsc(key)}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
+    }
+    if (q.has('uploadId')) {
+      const id = q.get('uploadId');
+      const u = b.uploads.get(id);
+      if (!u || u.key !== key) return sendError(res, 404, 'NoSuchUpload');
+      if (req.method === 'PUT') {
+        let data = body;
+        if (headers['x-amz-copy-source']) {
+          const src = copySource(headers['x-amz-copy-source']);
+          if (!src.object) return sendError(res, 404, 'NoSuchKey');
+          data = src.object.body;
+          const range = /bytes=(\d+)-(\d+)/.exec(headers['x-amz-copy-source-range'] || '');
+          if (range) data = data.subarray(+range[1], +range[2] + 1);
+        }
+        const etag = randomEtag();
+        u.parts.set(Number(q.get('partNumber')), { body: data, etag });
+        if (headers['x-amz-copy-source']) return sendXml(res, 200, `<CopyPartResult><ETag>&quot;${etag}&quot;</ETag><LastModified>${new Date().toISOString()}</LastModified></CopyPartResult>`);
+        return sendXml(res, 200, '', { etag: `"${etag}"` });
+      }
+      if (req.method === 'DELETE') { b.uploads.delete(id); b.changed(); return sendXml(res, 204); }
+      if (req.method === 'POST') {
+        const named = [...body.toString('utf8').matchAll(/<PartNumber>(\d+)<\/PartNumber>/g)].map((m) => Number(m[1]));
+        if (named.some((n) => !u.parts.has(n))) return sendError(res, 400, 'InvalidPart');
+        if (conditionFails(req, existing)) return sendError(res, 412, 'PreconditionFailed');
+        const data = Buffer.concat(named.map((n) => u.parts.get(n).body));
+        const etag = `${randomEtag()}-${named.length}`;
+        b.uploads.delete(id);
+        b.set(key, { body: data, etag, mtime: Date.now(), meta: u.meta, contentType: u.contentType, checksums: {} });
+        return sendXml(res, 200, `<?xml version="1.0" encoding="UTF-8"?><CompleteMultipartUploadResult><Bucket>${b.name}</Bucket><Key>${xmlEsc(key)}</Key><ETag>&quot;${etag}&quot;</ETag></CompleteMultipartUploadResult>`);
+      }
+    }
+    if (req.method === 'PUT' && q.has('renameObject')) {
+      const from = decodeURIComponent(String(headers['x-amz-rename-source'] || ''));
+      const srcKey = from.startsWith(`/${b.name}/`) ? from.slice(b.name.length + 2) : null;
+      if (srcKey === null) return sendError(res, 400, 'InvalidArgument', 'x-amz-rename-source must name an object of the same directory bucket');
+      if (key.endsWith('/') || srcKey.endsWith('/')) return sendError(res, 400, 'InvalidArgument', 'RenameObject takes no key ending in the delimiter');
+      const o = b.objects.get(srcKey);
+      if (!o) return sendError(res, 404, 'NoSuchKey');
+      if (conditionFails(req, existing)) return sendError(res, 412, 'PreconditionFailed');
+      b.objects.delete(srcKey);
+      b.set(key, o);
+      return sendXml(res, 200);
+    }
+    if (req.method === 'PUT') {
+      if (conditionFails(req, existing)) return sendError(res, 412, 'PreconditionFailed');
+      let o;
+      if (headers['x-amz-copy-source']) {
+        const src = copySource(headers['x-amz-copy-source']);
+        if (!src.object) return sendError(res, 404, 'NoSuchKey');
+        const replace = headers['x-amz-metadata-directive'] === 'REPLACE';
+        o = { ...src.object, etag: randomEtag(), mtime: Date.now(), ...(replace ? { meta: metaOf(headers), contentType: headers['content-type'] } : {}) };
+        b.set(key, o);
+        return sendXml(res, 200, `<CopyObjectResult><LastModified>${new Date(o.mtime).toISOString()}</LastModified><ETag>&quot;${o.etag}&quot;</ETag></CopyObjectResult>`);
+      }
+      const md5 = headers['content-md5'];
+      if (md5 && crypto.createHash('md5').update(body).digest('base64') !== md5) return sendError(res, 400, 'BadDigest');
+      o = { body, etag: randomEtag(), mtime: Date.now(), meta: metaOf(headers), contentType: headers['content-type'], checksums: checksumsOf(headers) };
+      b.set(key, o);
+      return sendXml(res, 200, '', { etag: `"${o.etag}"`, ...Object.fromEntries(Object.entries(o.checksums).map(([c, v]) => [`x-amz-checksum-${c}`, v])) });
+    }
+    if (req.method === 'DELETE') { b.remove(key); return sendXml(res, 204); }
+    if (!existing) return req.method === 'HEAD' ? sendXml(res, 404) : sendError(res, 404, 'NoSuchKey');
+    const h = objectHeaders(existing, headers['x-amz-checksum-mode'] === 'ENABLED');
+    if (req.method === 'HEAD') { res.writeHead(200, { ...h, 'content-length': existing.body.length }); return res.end(); }
+    if (req.method === 'GET') {
+      const range = /bytes=(\d+)-(\d*)/.exec(headers.range || '');
+      if (range) {
+        const from = +range[1];
+        const to = Math.min(range[2] === '' ? existing.body.length - 1 : +range[2], existing.body.length - 1);
+        if (from >= existing.body.length) return sendError(res, 416, 'InvalidRange');
+        res.writeHead(206, { ...h, 'content-length': to - from + 1, 'content-range': `bytes ${from}-${to}/${existing.body.length}` });
+        return res.end(existing.body.subarray(from, to + 1));
+      }
+      res.writeHead(200, { ...h, 'content-length': existing.body.length });
+      return res.end(existing.body);
+    }
+    return sendError(res, 501, 'NotImplemented');
+  }
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const u = new URL(req.url, 'http://x');
+      const [, name, ...rest] = u.pathname.split('/');
+      // The SDK writes every request of a directory bucket at a custom endpoint with one more
+      // slash: /bucket//key, /bucket//?list-type=2.
+      const path = rest.join('/');
+      const key = decodeURIComponent(path.startsWith('/') ? path.slice(1) : path);
+      const q = u.searchParams;
+      const { body, headers } = await readRequest(req);
+      const token = headers['x-amz-s3session-token'];
+      requests.push({ method: req.method, bucket: name, key, query: Object.fromEntries(q), token });
+      if (!name) return sendError(res, 501, 'NotImplemented');
+      if (req.method === 'PUT' && !key && !q.toString()) { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys)); return sendXml(res, 200); }
+      const b = buckets.get(name);
+      if (!b) return sendError(res, 404, 'NoSuchBucket');
+      if (!key && req.method === 'GET' && q.has('session')) {
+        const t = `session-${nextSession++}`;
+        sessions.set(t, { expired: false });
+        return sendXml(res, 200, `<?xml version="1.0" encoding="UTF-8"?><CreateSessionResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Credentials><SessionToken>${t}</SessionToken><SecretAccessKey>secret-${t}</SecretAccessKey><AccessKeyId>key-${t}</AccessKeyId><Expiration>${new Date(Date.now() + 300000).toISOString()}</Expiration></Credentials></CreateSessionResult>`);
+      }
+      const s = token && sessions.get(token);
+      if (!s) return sendError(res, 403, 'AccessDenied', 'A directory bucket takes requests with a session token (CreateSession)');
+      if (s.expired) return sendError(res, 400, 'ExpiredToken', 'The provided token has expired.');
+      if (expireEvery && ++signed % expireEvery === 0) expireSessions();
+      return key ? await objectRequest(req, res, b, key, q, body, headers) : await bucketRequest(req, res, b, q, body);
+    } catch (err) {
+      if (err instanceof DirectoryBucketError) return sendError(res, 400, err.Code, err.message);
+      return sendError(res, 500, 'InternalError', err.message);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const bucket = (name) => { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys)); return buckets.get(name); };
+  return {
+    endpoint: `http://127.0.0.1:${server.address().port}`,
+    requests,
+    bucket,
+    put: (name, key, body = key, { mtime = Date.now(), checksums = {} } = {}) => bucket(name).set(key, { body: Buffer.from(body), etag: randomEtag(), mtime, meta: {}, checksums }),
+    openUpload: (name, key) => { const b = bucket(name); b.uploads.set(`u${nextUpload++}`, { key, parts: new Map(), meta: {}, started: Date.now() }); b.changed(); },
+    keys: (name) => [...bucket(name).objects.keys()].sort(utf8Cmp),
+    object: (name, key) => bucket(name).objects.get(key),
+    sessionsCreated: () => sessions.size,
+    expireSessions,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+  };
+}
+
+module.exports = { startFakeDirectoryS3 };

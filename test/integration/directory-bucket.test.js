@@ -1,0 +1,211 @@
+'use strict';
+// Directory buckets (S3 Express One Zone) through the CLI and the real SDK, against an HTTP
+// fake that models them (test/helpers/fake-directory-s3.js: sessions from CreateSession,
+// pages in no key order, StartAfter refused, random ETags, phantom directories of open
+// uploads) and MinIO as the general-purpose side. No installable server has directory
+// buckets. Trees and differences are drawn from a fresh seed each run (replay with
+// S3BLITZ_TEST_SEED); every expectation is computed here from the drawn trees, and every
+// outcome read back from the stores themselves (the SDK's listing of MinIO, the fake's own
+// objects), never from s3blitz.
+const { GetObjectCommand } = require('@aws-sdk/client-s3');
+const { startFakeDirectoryS3 } = require('../helpers/fake-directory-s3');
+const { drawTree } = require('../helpers/directory-trees');
+const { prng } = require('../helpers/keysets');
+const { createBucket, putObjects, sequentialList, runCli, s3client, connection } = require('../helpers/s3env');
+
+const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+// eslint-disable-next-line no-console
+console.log(`directory-bucket seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
+
+const utf8Sort = (keys) => [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+const DAY = 86400e3;
+let fake;
+let nextBucket = 1;
+const dirBucket = () => `t${nextBucket++}-${SEED % 100000}--use1-az4--x-s3`;
+
+beforeAll(async () => {
+  // Small pages, so that continuation tokens carry every listing of more than a few keys.
+  fake = await startFakeDirectoryS3({ seed: SEED, maxKeys: 7 });
+});
+afterAll(() => fake && fake.close());
+
+// A drawn tree small enough for MinIO to take in a moment, with a body per key. MinIO keeps
+// files on a file system: no "." or ".." segments (spaces around them too), and no key that is also a directory ("s"
+// beside "s/x": MinIO then lists "s" alone), so those are left out.
+function drawObjects(r) {
+  let keys = [];
+  while (keys.length < 40) {
+    const tree = drawTree(r).filter((k) => !k.split('/').some((s) => /^\s*\.\.?\s*$/.test(s)));
+    const dirs = new Set(tree.flatMap((k) => k.split('/').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('/'))));
+    keys = tree.filter((k) => !dirs.has(k));
+  }
+  for (let i = keys.length - 1; i > 0; i--) { const j = r.int(i + 1); [keys[i], keys[j]] = [keys[j], keys[i]]; }
+  keys = keys.slice(0, 120 + r.int(120));
+  return new Map(keys.map((k) => [k, `${k}:${r.int(1e6)}`.repeat(1 + r.int(3))]));
+}
+
+// What a directory bucket holds, as the fake itself has it.
+const fakeContents = (bucket) => new Map(fake.keys(bucket).map((k) => [k, fake.object(bucket, k).body.toString()]));
+
+async function minioContents(bucket) {
+  const out = new Map();
+  const client = s3client();
+  for (const o of await sequentialList(bucket)) {
+    const body = await client.send(new GetObjectCommand({ Bucket: bucket, Key: o.Key }));
+    out.set(o.Key, await body.Body.transformToString());
+  }
+  return out;
+}
+
+const sides = {
+  general: {
+    async make(objects) {
+      const b = await createBucket();
+      // Some in another storage class, which a directory bucket would refuse to be given.
+      await putObjects(b, [...objects].map(([key, body]) => ({ key, body: Buffer.from(body), params: body.length % 3 ? {} : { StorageClass: 'REDUCED_REDUNDANCY' } })));
+      return b;
+    },
+    contents: minioContents,
+    endpoint: () => connection().endpoint,
+  },
+  directory: {
+    // mtime: when each key was last written, as the pair's drawn age asks (time decides
+    // pairs of equal size there: ETags are no MD5s).
+    async make(objects, mtime = () => Date.now() - DAY) {
+      const b = dirBucket();
+      fake.bucket(b);
+      for (const [key, body] of objects) fake.put(b, key, body, { mtime: mtime(key) });
+      return b;
+    },
+    contents: async (b) => fakeContents(b),
+    endpoint: () => fake.endpoint,
+  },
+};
+
+// A source and a target drawn with known differences: keys only in the source (copied), only
+// in the target (deleted), of another size (copied), of the same size but older in the target
+// (copied where the target's time can be set: a directory bucket), of the same size and newer
+// in the target (kept: size and time cannot see that difference, and that is said).
+// Other bytes of the same size: a body ends in a digit.
+const flip = (body) => body.slice(0, -1) + String((Number(body.slice(-1)) + 1) % 10);
+
+function drawPair(r, targetKind) {
+  const source = drawObjects(r);
+  const target = new Map();
+  const expect = { copies: new Set(), deletes: new Set(), kept: new Set(), targetOlder: new Set() };
+  for (const [k, body] of source) {
+    const roll = r.next();
+    if (roll < 0.3) expect.copies.add(k);
+    else if (roll < 0.45) { target.set(k, `${body}+`); expect.copies.add(k); } else if (roll < 0.55 && targetKind === 'directory') {
+      target.set(k, flip(body)); expect.targetOlder.add(k); expect.copies.add(k);
+    } else if (roll < 0.65) { target.set(k, flip(body)); expect.kept.add(k); } else target.set(k, body);
+  }
+  for (let i = 0, n = 5 + r.int(20); i < n; i++) {
+    const k = `${r.pick([...source.keys()]).replace(/[^/]*$/, '')}extra-${i}-${r.int(1e6)}`;
+    if (!source.has(k)) { target.set(k, `extra ${i}`); expect.deletes.add(k); }
+  }
+  return { source, target, expect };
+}
+
+// stderr without the notices these runs are expected to give: that a bucket is a directory
+// bucket, and (deleting in MinIO) that MinIO does not honour conditional deletes.
+const quiet = (stderr) => stderr.replace(/^s3blitz: (\S+ is a directory bucket|the server does not honour conditional deletes).*\n/gm, '');
+
+// The sync's plan, from --dryrun's lines ("copy    <size>  key -> key", "delete  <size>  key",
+// the size in 10 columns; the drawn keys hold no control characters, so they are printed as
+// they are), before its summary.
+async function plan(args) {
+  const dry = await runCli([...args, '--dryrun']);
+  expect({ code: dry.code, stderr: quiet(dry.stderr) }).toEqual({ code: 0, stderr: '' });
+  const copies = new Set();
+  const deletes = new Set();
+  for (const line of dry.stdout.split('\n').filter(Boolean)) {
+    if (line.startsWith('delete  ')) deletes.add(line.slice(20));
+    else if (line.startsWith('copy    ')) {
+      const both = line.slice(20); // "key -> key": source and target keys are the same here
+      copies.add(both.slice(0, (both.length - 4) / 2));
+    }
+  }
+  return { copies, deletes };
+}
+
+// A real run, --json: its summary.
+async function sync(args) {
+  const run = await runCli([...args, '--json']);
+  expect({ code: run.code, stderr: quiet(run.stderr) }).toEqual({ code: 0, stderr: '' });
+  return JSON.parse(run.stdout);
+}
+
+describe('directory bucket: sync --delete with MinIO and between directory buckets', () => {
+  const cells = [['general', 'directory'], ['directory', 'general'], ['directory', 'directory']];
+  test.each(cells)('directory bucket sync %s -> %s: exactly the expected copies and deletes, then nothing', async (from, to) => {
+    const r = prng(SEED + cells.findIndex((c) => c[0] === from && c[1] === to));
+    const { source, target, expect: want } = drawPair(r, to);
+    const src = await sides[from].make(source);
+    // A target older than its source where drawn; every other target key newer than its
+    // source (the source's directory-bucket keys are a day old).
+    const dst = await sides[to].make(target, (k) => (want.targetOlder.has(k) ? Date.now() - 2 * DAY : Date.now() + DAY));
+    const args = ['sync', `s3://${src}`, `s3://${dst}`, '--delete', '--endpoint-url', sides[from].endpoint(), '--to-endpoint-url', sides[to].endpoint()];
+
+    const p = await plan(args);
+    expect(utf8Sort(p.copies)).toEqual(utf8Sort(want.copies));
+    expect(utf8Sort(p.deletes)).toEqual(utf8Sort(want.deletes));
+
+    const writes = () => fake.requests.filter((q) => q.method !== 'GET' && q.method !== 'HEAD').length;
+    const first = await sync(args);
+    // The target now holds the source's keys, each with the source's bytes but where the
+    // pair was kept (same size, target newer).
+    const got = await sides[to].contents(dst);
+    const wanted = new Map([...source].map(([k, body]) => [k, want.kept.has(k) ? target.get(k) : body]));
+    expect(utf8Sort(got.keys())).toEqual(utf8Sort(wanted.keys()));
+    for (const [k, body] of wanted) if (got.get(k) !== body) throw new Error(`${JSON.stringify(k)}: ${JSON.stringify(got.get(k))}, expected ${JSON.stringify(body)}`);
+    // Pairs of equal size were judged by size and time (a directory bucket's ETags are no MD5s).
+    expect(first.judgedBy['size+time']).toBeGreaterThan(0);
+    expect(first.judgedBy.etag).toBeUndefined();
+
+    const again = await plan(args);
+    expect({ copies: [...again.copies], deletes: [...again.deletes] }).toEqual({ copies: [], deletes: [] });
+    const before = writes();
+    await sync(args);
+    expect(writes()).toBe(before);
+  });
+});
+
+describe('directory bucket listing through the CLI, with sessions that expire mid-listing', () => {
+  test('directory bucket ls, ls --unordered and summarize: every key once, ls in UTF-8 order, expired sessions renewed', async () => {
+    const r = prng(SEED + 100);
+    let keys = [];
+    while (keys.length < 300) keys = drawTree(r).slice(0, 4000);
+    // Every 50th request with a session finds it expired: more than the requests in flight
+    // (--list-concurrency 8), so each request is refused at most once in a row.
+    const expiring = await startFakeDirectoryS3({ seed: SEED, maxKeys: 5, expireEvery: 50 });
+    try {
+      const b = 'listed--use1-az4--x-s3';
+      let bytes = 0;
+      for (const k of keys) { expiring.put(b, k, k); bytes += Buffer.byteLength(k); }
+      expiring.openUpload(b, 'phantom/open/upload.bin');
+      const args = (...more) => [...more, `s3://${b}`, '--endpoint-url', expiring.endpoint, '--list-concurrency', '8'];
+
+      const ls = await runCli(args('ls'));
+      expect({ code: ls.code, stderr: quiet(ls.stderr) }).toEqual({ code: 0, stderr: '' });
+      const lines = ls.stdout.split('\n').slice(0, -1);
+      expect(lines.length).toBe(keys.length);
+      expect(lines).toEqual(utf8Sort(keys));
+
+      const unordered = await runCli(args('ls', '--unordered'));
+      expect(unordered.code).toBe(0);
+      expect(utf8Sort(unordered.stdout.split('\n').slice(0, -1))).toEqual(utf8Sort(keys));
+
+      const sum = await runCli(args('summarize', '--json', '--verbose'));
+      expect(sum.code).toBe(0);
+      const j = JSON.parse(sum.stdout);
+      // Sessions did expire under the listings, and the requests refused went again with new
+      // ones (without that, the first refusal fails the run: exit 3).
+      expect(j.stats.expiredSessions).toBeGreaterThan(0);
+      expect(sum.stderr).toMatch(/requests sent again after their session expired \d+/);
+      expect(expiring.requests.filter((q) => q.query.session !== undefined).length).toBeGreaterThan(1);
+    } finally {
+      await expiring.close();
+    }
+  });
+});
