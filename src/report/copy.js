@@ -16,8 +16,12 @@ function checksumLine(stats) {
 
 // How mv proved its copies before deleting their sources.
 function movedHow(by) {
-  const parts = Object.entries(by || {}).filter(([, n]) => n).map(([k, n]) => `${fmtInt(n)} by ${k === 'received' ? 'the server\'s check on receipt' : k === 'md5' ? 'MD5' : k === 'etag' ? 'ETag' : k === 'read' ? 'reading both' : 'checksum'}`);
-  return parts.length ? `  (copies proven: ${parts.join(', ')})` : '';
+  const { renamed, ...proven } = by || {};
+  const parts = Object.entries(proven).filter(([, n]) => n).map(([k, n]) => `${fmtInt(n)} by ${k === 'received' ? 'the server\'s check on receipt' : k === 'md5' ? 'MD5' : k === 'etag' ? 'ETag' : k === 'read' ? 'reading both' : 'checksum'}`);
+  const how = [];
+  if (parts.length) how.push(`copies proven: ${parts.join(', ')}`);
+  if (renamed) how.push(`${fmtInt(renamed)} renamed in place (RenameObject)`);
+  return how.length ? `  (${how.join('; ')})` : '';
 }
 
 function cpText(r) {

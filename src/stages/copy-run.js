@@ -35,6 +35,7 @@ class CopyRun {
       },
       onCapped: () => stop.abort(new Error('--max-failures')),
       afterCopy: options.move ? options.move.afterCopy : undefined,
+      transfer: options.move && options.move.transferFor ? options.move.transferFor(src, dst, w, sameConnection(options)) : undefined,
       ...RunJournal.copierHooks(journal, dst.bucket, options),
     });
     if (journal) journal.attach(this.copier);

@@ -6,7 +6,7 @@ const { openListing } = require('./source-listing');
 const { VersionReplay } = require('./version-replay');
 const { openStore } = require('../stores/open-store');
 const { RequestStats } = require('../stats');
-const { normalizeWriteOptions } = require('../transfer/write-options');
+const { normalizeWriteOptions, changesObject } = require('../transfer/write-options');
 const { createKeyMapper } = require('../transfer/key-map');
 const { CollisionDetector } = require('../transfer/collisions');
 const { classifyError } = require('../transfer/outcome');
@@ -32,8 +32,7 @@ function versioned(options) {
 // A copy of an older version onto its own key is a restore, not that.
 function checkSelfCopy(srcLoc, dstLoc, mapper, w, options) {
   if (!srcLoc.bucket || srcLoc.bucket !== dstLoc.bucket || !sameConnection(options) || versioned(options)) return;
-  const changes = w.replace || w.StorageClass || w.Tagging !== undefined || w.ACL || w.ServerSideEncryption;
-  if (mapper.identity && !changes) {
+  if (mapper.identity && !changesObject(w)) {
     throw new UsageError(`copying s3://${srcLoc.bucket}/${srcLoc.prefix} onto itself with the same keys changes nothing (S3 rejects such copies): give another target, a key mapping, or a change such as --storage-class or --metadata-directive REPLACE`);
   }
 }

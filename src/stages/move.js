@@ -6,7 +6,9 @@
 // while its size and time are still those listed. A source whose copy is not proven, or that
 // changed since it was listed, is kept and named. mv keeps no journal: a run that stopped
 // part-way is finished by the same command, which finds only the sources not yet moved (a
-// source copied but not yet deleted is copied once more).
+// source copied but not yet deleted is copied once more). Within one directory bucket, an
+// object that mv leaves as it is is renamed instead (RenameObject, transfer/rename.js):
+// atomic, whatever its size, nothing to prove or delete.
 const fs = require('fs');
 const pLimit = require('p-limit');
 const { copy } = require('./copy');
@@ -17,6 +19,7 @@ const { deleteCondition, deleteBatch } = require('./conditional-deletes');
 const { localPath } = require('../stores/local-paths');
 const { resolveLocation } = require('../stores/location');
 const { openStore } = require('../stores/open-store');
+const { renames, renameObject } = require('../transfer/rename');
 const { option } = require('../options');
 const T = require('../plan/tuning').values;
 
@@ -61,7 +64,8 @@ class DeleteBatcher {
  * Moves objects: copy's options (source, target, range and filters, key mapping, write and
  * concurrency options, dryrun), plus deleteConcurrency and requireConditional for the
  * deletes. Resolves to copy's result with moved ({objects, bytes}: sources deleted) and
- * provenBy ({etag, checksum, md5, read, received}: how the copies were proven).
+ * provenBy ({etag, checksum, md5, read, received, renamed}: how the copies were proven;
+ * renamed: moved by RenameObject, nothing copied).
  */
 async function mv(options = {}) {
   for (const [flag, given] of [['--all-versions', options.allVersions], ['--version-id', options.versionId !== undefined], ['--as-of', options.asOf !== undefined && options.asOf !== null]]) {
@@ -70,7 +74,7 @@ async function mv(options = {}) {
   // --require-conditional refuses before the first copy, not after it.
   if (options.requireConditional) await refuseUnconditional(options);
   const moved = new Tally();
-  const provenBy = { etag: 0, checksum: 0, md5: 0, read: 0, received: 0 };
+  const provenBy = { etag: 0, checksum: 0, md5: 0, read: 0, received: 0, renamed: 0 };
   let batcher = null, condition = null;
   const deleteS3 = (job) => {
     const { src } = job;
@@ -82,8 +86,13 @@ async function mv(options = {}) {
     return batcher.delete({ key: job.item.Key, size: job.item.Size, etag: job.item.ETag, modified: job.item.LastModified });
   };
   const afterCopy = async (job, outcome) => {
-    const by = await proveCopy(job, outcome);
     const { item } = job;
+    if (outcome.renamed) {
+      provenBy.renamed++;
+      moved.add(item.Size);
+      return { ...outcome, moved: true, provenBy: 'renamed' };
+    }
+    const by = await proveCopy(job, outcome);
     let fate;
     if (job.src.type === 'local') fate = await deleteFile(job);
     else fate = await deleteS3(job);
@@ -95,7 +104,12 @@ async function mv(options = {}) {
     const status = fate.status === 'changed' ? 'changed' : 'failed';
     throw new ObjectError(status, `the source ${fate.status === 'changed' ? 'changed since it was listed' : `could not be deleted (${fate.reason})`}: it was kept`);
   };
-  const r = await copy({ ...options, move: { afterCopy, done: () => { if (batcher) batcher.flush(); } } });
+  const transferFor = (src, dst, w, sameConnection) => {
+    if (!renames(src, dst, w, sameConnection)) return undefined;
+    if (options.log) options.log(`${src.bucket} is a directory bucket: objects are moved within it by RenameObject (atomic, nothing copied)`);
+    return renameObject;
+  };
+  const r = await copy({ ...options, move: { afterCopy, transferFor, done: () => { if (batcher) batcher.flush(); } } });
   return { ...r, moved: moved.toJSON(), provenBy };
 }
 

@@ -5,7 +5,7 @@
 // every UTF-8 key survives XML, and decoded so only where the answer says it was done.
 const {
   ListObjectsV2Command, HeadBucketCommand, ListBucketsCommand, HeadObjectCommand, GetObjectCommand,
-  GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
+  GetObjectTaggingCommand, PutObjectCommand, CopyObjectCommand, RenameObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
   UploadPartCopyCommand, CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListMultipartUploadsCommand,
   DeleteObjectsCommand, ListPartsCommand, CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, ListObjectVersionsCommand,
 } = require('@aws-sdk/client-s3');
@@ -21,6 +21,7 @@ const { LeanObjects } = require('./lean-objects');
 const { decodeUrlKey, PageError } = require('./list-parser');
 const { readFilePart, openFileSink, checkReceived, takeBody, giveBack } = require('./file-io');
 const { isDirectoryBucket } = require('./directory-bucket');
+const { copySource } = require('./copy-source');
 const { ExpressSessions, renewExpiredSessions } = require('./express-sessions');
 const { bufferChecksum, newChecksum, canCompute } = require('./content-checksum');
 const { storedChecksums } = require('./stored-checksum');
@@ -295,6 +296,14 @@ class S3Store {
   }
 
   headObject(params, signal) { return this._leanOr('headObject', HeadObjectCommand, params, signal); }
+  // RenameObject (directory buckets): {Key (the new key), From (the key renamed), SourceIfMatch,
+  // IfNoneMatch, ClientToken}.
+  renameObject({ Key, From, SourceIfMatch, IfNoneMatch, ClientToken }, signal) {
+    return this._send(RenameObjectCommand, {
+      Key, RenameSource: `/${copySource(this.bucket, From)}`, SourceIfMatch, DestinationIfNoneMatch: IfNoneMatch, ClientToken,
+    }, signal);
+  }
+
   getObject(params, signal) { return this._send(GetObjectCommand, params, signal); }
   // A small object's bytes as one Buffer (Body), with GetObject's other output fields.
   async getSmallObject(params, signal) {

@@ -60,12 +60,13 @@ class Copier {
    *   stopSignal (start no new copies), stats, onObject, onUpload, onConcurrency, log (notices, each once),
    *   onCreating and onTempDir (a journaled run's records before a multipart upload or a temp file),
    *   targetPrefix (where --no-overwrite's probe objects may go), afterCopy (async (job, outcome) -> outcome,
-   *   after each object copied: mv's proof and delete)}
+   *   after each object copied: mv's proof and delete), transfer (the function that copies each
+   *   object, where the caller has its own: mv's rename; else picked for the two stores)}
    */
   constructor(o) {
     Object.assign(this, o);
     if (o.w && o.w.noOverwrite && o.dst.type !== 's3') throw new UsageError('--no-overwrite applies to S3 targets (If-None-Match), not to a folder');
-    this.transfer = pickTransfer(o.src, o.dst, o.sameConnection);
+    this.transfer = o.transfer || pickTransfer(o.src, o.dst, o.sameConnection);
     // Part buffers of uploads and copies through this machine, shared by every object: memory
     // stays at --part-concurrency parts whatever the sizes and number of large objects.
     this.memory = new BufferBudget(o.co.partConcurrency * (o.co.partSize || TRANSFER_PART));

@@ -3,7 +3,7 @@
 // source's part layout is to be kept or CopyObject cannot reach (see serverCopy). Every request names the ETag seen in the listing
 // (x-amz-copy-source-if-match), so two versions of an object are never mixed.
 const pLimit = require('p-limit');
-const { copySource } = require('./copy-source');
+const { copySource } = require('../stores/copy-source');
 const { option } = require('../options');
 const { mergedHeaders, commonWriteParams, keptStorageClass, noOverwriteParams } = require('./write-options');
 const { choosePartSize, partRanges, multipartCount, MIN_PART, MAX_PART, MAX_SINGLE_COPY } = require('./part-layout');

@@ -117,10 +117,16 @@ function keptStorageClass(item, src, dst) {
   return Boolean(src && src.directoryBucket) === Boolean(dst && dst.directoryBucket) ? item.StorageClass : undefined;
 }
 
+// Whether a copy under these write options changes the object (its metadata, class, tags,
+// ACL, encryption or checksum), rather than only putting its bytes under another key.
+function changesObject(w) {
+  return Boolean(w && (w.replace || w.StorageClass || w.Tagging !== undefined || w.ACL || w.ServerSideEncryption || w.copyChecksumAlgorithm));
+}
+
 // The condition of a write that creates an object (PutObject, CopyObject,
 // CompleteMultipartUpload): with --no-overwrite, only where no object has the key.
 function noOverwriteParams(w) {
   return w && w.noOverwrite ? { IfNoneMatch: '*' } : {};
 }
 
-module.exports = { normalizeWriteOptions, mergedHeaders, commonWriteParams, keptStorageClass, noOverwriteParams, CONTENT_FIELDS, STORAGE_CLASSES };
+module.exports = { normalizeWriteOptions, mergedHeaders, commonWriteParams, keptStorageClass, changesObject, noOverwriteParams, CONTENT_FIELDS, STORAGE_CLASSES };

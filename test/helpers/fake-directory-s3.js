@@ -17,8 +17,9 @@
 //   a directory goes with its last key (directories are only what keys make them);
 // - a write naming a storage class other than EXPRESS_ONEZONE is refused (InvalidStorageClass);
 // - RenameObject: PUT /bucket/new?renameObject with x-amz-rename-source: /bucket/old
-//   (URL-encoded), If-None-Match: * answered 412 when the new key exists; metadata, ETag,
-//   checksums and dates travel with the object.
+//   (URL-encoded), If-None-Match: * answered 412 when the new key exists, and
+//   x-amz-rename-source-if-match when the source's ETag differs; metadata, ETag, checksums
+//   and dates travel with the object.
 const http = require('http');
 const crypto = require('crypto');
 const { FakeDirectoryStore, DirectoryBucketError } = require('./fake-directory-store');
@@ -200,6 +201,8 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0 
       if (key.endsWith('/') || srcKey.endsWith('/')) return sendError(res, 400, 'InvalidArgument', 'RenameObject takes no key ending in the delimiter');
       const o = b.objects.get(srcKey);
       if (!o) return sendError(res, 404, 'NoSuchKey');
+      const sim = headers['x-amz-rename-source-if-match'];
+      if (sim !== undefined && sim.replace(/"/g, '') !== o.etag) return sendError(res, 412, 'PreconditionFailed');
       if (conditionFails(req, existing)) return sendError(res, 412, 'PreconditionFailed');
       b.objects.delete(srcKey);
       b.set(key, o);

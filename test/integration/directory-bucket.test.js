@@ -32,13 +32,15 @@ afterAll(() => fake && fake.close());
 // A drawn tree small enough for MinIO to take in a moment, with a body per key. MinIO keeps
 // files on a file system: no "." or ".." segments (spaces around them too), and no key that is also a directory ("s"
 // beside "s/x": MinIO then lists "s" alone), so those are left out.
+function storable(tree) {
+  const keys = tree.filter((k) => !k.split('/').some((s) => /^\s*\.\.?\s*$/.test(s)));
+  const dirs = new Set(keys.flatMap((k) => k.split('/').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('/'))));
+  return keys.filter((k) => !dirs.has(k));
+}
+
 function drawObjects(r) {
   let keys = [];
-  while (keys.length < 40) {
-    const tree = drawTree(r).filter((k) => !k.split('/').some((s) => /^\s*\.\.?\s*$/.test(s)));
-    const dirs = new Set(tree.flatMap((k) => k.split('/').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('/'))));
-    keys = tree.filter((k) => !dirs.has(k));
-  }
+  while (keys.length < 40) keys = storable(drawTree(r));
   for (let i = keys.length - 1; i > 0; i--) { const j = r.int(i + 1); [keys[i], keys[j]] = [keys[j], keys[i]]; }
   keys = keys.slice(0, 120 + r.int(120));
   return new Map(keys.map((k) => [k, `${k}:${r.int(1e6)}`.repeat(1 + r.int(3))]));
@@ -207,5 +209,58 @@ describe('directory bucket listing through the CLI, with sessions that expire mi
     } finally {
       await expiring.close();
     }
+  });
+});
+
+describe('directory bucket mv', () => {
+  // A drawn tree under src/ of a fresh directory bucket, and what the fake holds of each key.
+  function seedTree(r, b) {
+    let keys = [];
+    while (keys.length < 20) keys = storable(drawTree(r).slice(0, 300));
+    for (const k of keys) fake.put(b, `src/${k}`, `body of ${k}`);
+    return new Map(keys.map((k) => [k, fake.object(b, `src/${k}`)]));
+  }
+
+  test('directory bucket mv within the bucket renames (RenameObject): same objects, nothing copied or deleted; --no-overwrite keeps what is there', async () => {
+    const r = prng(SEED + 200);
+    const b = dirBucket();
+    fake.bucket(b);
+    const before = seedTree(r, b);
+    const keys = [...before.keys()];
+    // One target key taken already: with --no-overwrite, its source stays.
+    const taken = r.pick(keys);
+    fake.put(b, `dst/${taken}`, 'already here');
+    const from = fake.requests.length;
+    const run = await runCli(['mv', `s3://${b}/src/`, `s3://${b}/dst/`, '--no-overwrite', '--endpoint-url', fake.endpoint]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/moved within it by RenameObject/);
+    expect(run.stdout).toMatch(new RegExp(`${keys.length - 1} renamed in place \\(RenameObject\\)`));
+    const sent = fake.requests.slice(from).filter((q) => q.bucket === b && q.method !== 'GET' && q.method !== 'HEAD');
+    // Only renames wrote (no PutObject, CopyObject, multipart or DeleteObjects).
+    expect(sent.filter((q) => q.query.renameObject === undefined)).toEqual([]);
+    expect(sent.length).toBe(keys.length);
+    for (const [k, o] of before) {
+      if (k === taken) {
+        expect(fake.object(b, `src/${k}`)).toBe(o);
+        expect(fake.object(b, `dst/${k}`).body.toString()).toBe('already here');
+      } else {
+        expect(fake.object(b, `src/${k}`)).toBeUndefined();
+        expect(fake.object(b, `dst/${k}`)).toBe(o); // the very object: ETag, dates and bytes kept
+      }
+    }
+  });
+
+  test('directory bucket mv to a general-purpose bucket copies, proves and deletes', async () => {
+    const r = prng(SEED + 300);
+    const b = dirBucket();
+    fake.bucket(b);
+    const before = seedTree(r, b);
+    const target = await createBucket();
+    const run = await runCli(['mv', `s3://${b}/src/`, `s3://${target}/moved/`, '--endpoint-url', fake.endpoint, '--to-endpoint-url', connection().endpoint]);
+    expect({ code: run.code, stderr: quiet(run.stderr) }).toEqual({ code: 0, stderr: '' });
+    expect(fake.keys(b).filter((k) => k.startsWith('src/'))).toEqual([]);
+    const got = await minioContents(target);
+    expect(utf8Sort(got.keys())).toEqual(utf8Sort([...before.keys()].map((k) => `moved/${k}`)));
+    for (const [k, o] of before) expect(got.get(`moved/${k}`)).toBe(o.body.toString());
   });
 });
