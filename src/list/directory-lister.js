@@ -33,14 +33,15 @@ const PAGE = 1000; // S3's page: keys per chunk handed out in key order
  * One page of a directory of a directory bucket (walk: with the delimiter, its keys and
  * subdirectories; else its whole subtree's keys), checked to lie in it (directly, when
  * walked): {chunk (every key of the page), prefixes, next (the continuation token, or null)}.
+ * maxKeys: at most so many keys (a check that a directory holds any).
  * A page that does not is a store whose listing cannot be trusted: FatalError.
  */
-async function directoryPage(store, dir, token, { walk = true, signal, stats }) {
+async function directoryPage(store, dir, token, { walk = true, maxKeys, signal, stats }) {
   stats.listRequests++;
   stats.listInflight(1, performance.now());
   let page;
   try {
-    page = await store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, signal });
+    page = await store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, maxKeys, signal });
   } finally {
     stats.listInflight(-1, performance.now());
   }

@@ -48,7 +48,7 @@ async function* levelEntries(options = {}) {
   const store = options.store || openStore({ ...options, sourceLocation: loc, stats, maxSockets: concurrency }, 'source').store;
   try {
     const prefix = loc.prefix || '';
-    if (store.directoryBucket) { yield* directoryLevel(store, prefix, options.startAfter || null, { signal, stats }); return; }
+    if (store.directoryBucket) { yield* directoryLevel(store, prefix, options.startAfter || null, { signal, stats, concurrency }); return; }
     const read = pageReader(store, prefix, { signal, stats });
     // The first page, as a sequential listing's: most levels end there.
     const first = await read(options.startAfter || null, null, undefined);
@@ -66,11 +66,14 @@ const nameOf = (e) => (e.Prefix !== undefined ? e.Prefix : e.Key);
 // A level of a directory bucket, whose pages come in no key order and which takes no
 // StartAfter: its directory (the path up to its last "/") walked with continuation tokens,
 // each page checked (list/directory-lister.js directoryPage), the entries that begin with
-// the path (and come after startAfter) sorted, on disk past a size, each name once. Folders that exist only for an upload in progress are shown as S3
-// names them (not checked).
-async function* directoryLevel(store, prefix, startAfter, { signal, stats }) {
+// the path (and come after startAfter) sorted, on disk past a size, each name once. S3 names
+// there directories that exist only for a multipart upload in progress: each folder is
+// asked for one key (up to `concurrency` of them at once, ahead of the output), and one that
+// holds none is not shown.
+async function* directoryLevel(store, prefix, startAfter, { signal, stats, concurrency }) {
   const dir = prefix.slice(0, prefix.lastIndexOf('/') + 1);
   const sorter = new ExternalSorter((r) => r[0], compareKeys, { chunk: T.DIR_SORT_KEYS });
+  const holdsKeys = (folder) => directoryPage(store, folder, undefined, { walk: false, maxKeys: 1, signal, stats }).then((p) => p.chunk.length > 0);
   try {
     const keep = (name) => name.startsWith(prefix) && (startAfter === null || compareKeys(name, startAfter) > 0);
     let token;
@@ -81,10 +84,30 @@ async function* directoryLevel(store, prefix, startAfter, { signal, stats }) {
       token = page.next;
     } while (token);
     let prev = null;
+    const ahead = []; // entries in order, each folder's check begun
+    let checking = 0; // folders among them
+    const next = async () => {
+      const e = ahead.shift();
+      if (e.holds === null) return rowItem(e.row);
+      checking--;
+      return (await e.holds) ? { Prefix: e.name } : null;
+    };
     for await (const [name, row] of sorter.sorted()) {
       if (name === prev) continue; // a folder named on two pages
       prev = name;
-      yield row === null ? { Prefix: name } : rowItem(row);
+      const holds = row === null ? holdsKeys(name) : null;
+      if (holds) { holds.catch(() => {}); checking++; } // awaited in turn below
+      ahead.push({ name, row, holds });
+      // Out goes what is ready; a folder's check is awaited when `concurrency` are under way
+      // or DIR_AHEAD_KEYS entries wait behind it.
+      while (ahead.length && (ahead[0].holds === null || checking > concurrency || ahead.length > T.DIR_AHEAD_KEYS)) {
+        const e = await next();
+        if (e) yield e;
+      }
+    }
+    while (ahead.length) {
+      const e = await next();
+      if (e) yield e;
     }
   } finally {
     sorter.remove();

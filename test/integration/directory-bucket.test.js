@@ -174,7 +174,7 @@ describe('directory bucket: sync --delete with MinIO and between directory bucke
 });
 
 describe('directory bucket listing through the CLI, with sessions that expire mid-listing', () => {
-  test('directory bucket ls, ls --unordered and summarize: every key once, ls in UTF-8 order, expired sessions renewed', async () => {
+  test('directory bucket ls, ls --delimiter, ls --unordered and summarize: every key once, ls in UTF-8 order, no folder of an open upload, expired sessions renewed', async () => {
     const r = prng(SEED + 100);
     let keys = [];
     while (keys.length < 300) keys = drawTree(r).slice(0, 4000);
@@ -193,6 +193,22 @@ describe('directory bucket listing through the CLI, with sessions that expire mi
       const lines = ls.stdout.split('\n').slice(0, -1);
       expect(lines.length).toBe(keys.length);
       expect(lines).toEqual(utf8Sort(keys));
+
+      // One level: S3 names phantom/ (an upload in progress) beside the folders of keys; it
+      // holds nothing and is not shown.
+      const level = await runCli(args('ls', '--delimiter', '/'));
+      expect(level.code).toBe(0);
+      const top = new Set(keys.map((k) => (k.includes('/') ? k.slice(0, k.indexOf('/') + 1) : k)));
+      // Lines as aws-cli's: "PRE folder/", or "date time size key"; in each 1,000 entries of
+      // the level's order, the folders first.
+      const names = level.stdout.split('\n').slice(0, -1).map((l) => l.replace(/^\s*PRE /, '').replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +\d+ /, ''));
+      const sorted = utf8Sort(top);
+      const printed = [];
+      for (let i = 0; i < sorted.length; i += 1000) {
+        const group = sorted.slice(i, i + 1000);
+        printed.push(...group.filter((n) => n.endsWith('/')), ...group.filter((n) => !n.endsWith('/')));
+      }
+      expect(names).toEqual(printed);
 
       const unordered = await runCli(args('ls', '--unordered'));
       expect(unordered.code).toBe(0);

@@ -155,14 +155,34 @@ describe('directory bucket one level (ls --delimiter /)', () => {
   const { levelEntries } = require('../../src/stages/one-level');
   const level = async (store, o) => { const out = []; for await (const e of levelEntries({ store, delimiter: '/', ...o })) out.push(e.Prefix !== undefined ? `PRE ${e.Prefix}` : e.Key); return out; };
 
-  test('a level in key order from unordered pages, each folder once, a stem of names and --start-after kept', async () => {
+  test('a level in key order from unordered pages, each folder once and only if it holds keys, a stem of names and --start-after kept', async () => {
     const keys = ['a/x', 'a/b/c', 'a/b/d/e', 'a/b.d', 'a/é', 'a/b0', 'z', 'a/y/1', 'a/y/2'];
     for (let seed = 1; seed <= 5; seed++) {
       const store = new FakeDirectoryStore(keys, { seed, maxKeys: 2, repeatPrefixes: true, uploads: ['a/open/x'] });
-      expect(await level(store, { prefix: 'a/' })).toEqual(['a/b.d', 'PRE a/b/', 'a/b0', 'PRE a/open/', 'a/x', 'PRE a/y/', 'a/é']);
+      // a/open/ exists only for an upload in progress: S3 names it, it holds nothing, not shown.
+      expect(await level(store, { prefix: 'a/' })).toEqual(['a/b.d', 'PRE a/b/', 'a/b0', 'a/x', 'PRE a/y/', 'a/é']);
       expect(await level(store, { prefix: 'a/b' })).toEqual(['a/b.d', 'PRE a/b/', 'a/b0']);
-      expect(await level(store, { prefix: 'a/', startAfter: 'a/b/' })).toEqual(['a/b0', 'PRE a/open/', 'a/x', 'PRE a/y/', 'a/é']);
+      expect(await level(store, { prefix: 'a/', startAfter: 'a/b/' })).toEqual(['a/b0', 'a/x', 'PRE a/y/', 'a/é']);
       expect(store.requests.filter((q) => q.startAfter !== undefined)).toEqual([]);
+    }
+  });
+
+  test('drawn levels: every folder shown holds keys, and each folder S3 names is checked once', async () => {
+    const r = prng(SEED + 7);
+    for (let t = 0; t < 5; t++) {
+      const keys = drawTree(r);
+      const uploads = Array.from({ length: 1 + r.int(5) }, (_, i) => `${r.next() < 0.5 ? '' : `${keys[0].split('/')[0]}/`}open${i}/part.bin`);
+      const store = new FakeDirectoryStore(keys, { seed: r.int(1e9), uploads, maxKeys: r.pick([1000, 7]) });
+      const prefix = r.next() < 0.5 ? '' : `${keys[0].split('/')[0]}/`;
+      const want = new Set();
+      for (const k of keys) if (k.startsWith(prefix)) { const i = k.indexOf('/', prefix.length); want.add(i < 0 ? k : `PRE ${k.slice(0, i + 1)}`); }
+      const got = await level(store, { prefix, listConcurrency: 1 + r.int(4) });
+      expect(got).toEqual(utf8Sort([...want].map((e) => (e.startsWith('PRE ') ? e.slice(4) : e))).map((n) => (want.has(`PRE ${n}`) ? `PRE ${n}` : n)));
+      // One check per folder S3 names at the level (those of keys and of open uploads), each
+      // a listing of its subtree without the delimiter.
+      const named = new Set([...want].filter((e) => e.startsWith('PRE ')).map((e) => e.slice(4)));
+      for (const u of uploads) if (u.startsWith(prefix) && u.indexOf('/', prefix.length) >= 0) named.add(u.slice(0, u.indexOf('/', prefix.length) + 1));
+      expect(utf8Sort(store.requests.filter((q) => q.delimiter === undefined).map((q) => q.prefix))).toEqual(utf8Sort(named));
     }
   });
 });
