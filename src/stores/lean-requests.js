@@ -3,7 +3,9 @@
 // requests of lean-objects.js): one signed HTTP request on a keep-alive pool and an indexOf
 // parser, instead of the SDK's middleware stack and XML deserializer, which cost several
 // times more CPU than the request is worth. Credentials and region still come
-// from the SDK client. Anything but a 200 (errors, throttling, redirects) and any network
+// from the SDK client; for a directory bucket (express: its sessions), requests are signed
+// as S3 Express wants them: with the session's keys, for service s3express, the session
+// token in x-amz-s3session-token, at the zonal endpoint. Anything but a 200 (errors, throttling, redirects) and any network
 // failure is handed back to the caller, which then asks the SDK path, so error handling,
 // retries and messages stay the SDK's.
 const { Signer } = require('./sigv4');
@@ -12,6 +14,7 @@ const { parseListObjectsV2 } = require('./list-parser');
 const { HttpPool, FallBack, headerMap } = require('./http-pool');
 const { RequestThread } = require('./request-thread');
 const { fetchWithFile } = require('./file-io');
+const { zonalHost } = require('./directory-bucket');
 
 // CopyObject parameters (without REPLACE) as request headers.
 function copyHeaders(p) {
@@ -39,10 +42,11 @@ function endpointParts(u) {
 }
 
 class LeanRequests {
-  /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client} */
+  /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client,
+   *   express: () => a directory bucket's ExpressSessions (its client's, which may be replaced)} */
   constructor(o) {
     this.o = o;
-    this.signer = new Signer('s3');
+    this.signer = new Signer(o.express ? 's3express' : 's3');
     this.watched = new WeakMap(); // signal -> its requests in flight from this thread
     this.pool = new HttpPool(o.maxSockets);
     // Requests after the first go to a request thread (requestThread: false keeps them here),
@@ -63,6 +67,10 @@ class LeanRequests {
       const e = this.endpoint ??= endpointParts(new URL(endpointUrl));
       if (forcePathStyle !== false) return { ...e.at, path: `${e.base}/${bucket}${obj}` };
       return { ...e.at, host: `${bucket}.${e.host}`, hostname: `${bucket}.${e.hostname}`, path: `${e.base}${obj || '/'}` };
+    }
+    if (this.o.express) {
+      const z = this.zonal && this.zonal.region === region ? this.zonal : (this.zonal = { region, ...endpointParts(new URL(`https://${zonalHost(bucket, region)}`)) });
+      return { ...z.at, path: obj || '/' };
     }
     const e = this.regional && this.regional.region === region ? this.regional
       : (this.regional = { region, ...endpointParts(new URL(`https://s3.${region}.amazonaws.com`)) });
@@ -140,7 +148,12 @@ class LeanRequests {
   // A signed request, as HttpPool#fetch takes it (without its body).
   async _signed(method, key, query, headers, payloadHash, deferred = false) {
     const client = this.o.client();
-    const [credentials, region] = await Promise.all([this.o.anonymous ? ANONYMOUS_KEYS : client.config.credentials(), client.config.region()]);
+    let [credentials, region] = await Promise.all([this.o.anonymous ? ANONYMOUS_KEYS : client.config.credentials(), client.config.region()]);
+    if (this.o.express) {
+      const session = await this.o.express().getS3ExpressIdentity(credentials, { Bucket: this.o.bucket });
+      credentials = { accessKeyId: session.accessKeyId, secretAccessKey: session.secretAccessKey };
+      headers = { ...headers, 'x-amz-s3session-token': session.sessionToken };
+    }
     const target = this._target(region, key);
     if (!target) throw new FallBack('address only the SDK can resolve');
     const signed = this.signer.sign({ method, host: target.host, path: target.path, query, headers, credentials, region, payloadHash, deferred });

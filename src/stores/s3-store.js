@@ -78,6 +78,12 @@ class S3Store {
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
     this.leanObjects = this.lean && new LeanObjects(this.lean);
+    // A directory bucket's listing takes the lean path too, signed with its sessions (its
+    // object requests stay the SDK's: CopyObject there is signed otherwise).
+    this.leanList = this.lean || (this.sessions && (o.fastPaths ?? DEFAULTS.fastPaths) ? new LeanRequests({
+      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, maxSockets: o.maxSockets, requestThread: o.requestThread,
+      stats: o.stats, client: () => this.client, express: () => this.sessions,
+    }) : null);
     // A copier that paces its requests per prefix sets this: a throttled object request on
     // the lean path is then thrown to it (Throttled) instead of being sent again through the
     // SDK at once, which would only add to the load the store just pushed back on.
@@ -91,6 +97,7 @@ class S3Store {
     if (this.directoryBucket && sessions instanceof ExpressSessions) {
       const onExpired = () => { if (this.stats) this.stats.expiredSessions++; };
       renewExpiredSessions(client, sessions, this.bucket, onExpired);
+      this.sessions = sessions;
     }
     client.middlewareStack.add((next) => async (args) => {
       try {
@@ -165,9 +172,9 @@ class S3Store {
   // redirects, network trouble), so the SDK's retries and messages apply.
   async listPage(args) {
     try {
-      if (this.lean) {
+      if (this.leanList) {
         try {
-          return await this.lean.listPage(args);
+          return await this.leanList.listPage(args);
         } catch (err) {
           this._fellBack(err);
         }
@@ -614,7 +621,8 @@ class S3Store {
 
   destroy() {
     this.client.destroy();
-    if (this.lean) this.lean.destroy();
+    if (this.leanList) this.leanList.destroy();
+    if (this.lean && this.lean !== this.leanList) this.lean.destroy();
   }
 }
 

@@ -6,7 +6,9 @@
 // buckets differ:
 // - sessions: GET /bucket?session (CreateSession) hands out a token; every other request
 //   must carry a live one in x-amz-s3session-token (a missing or unknown one: 403
-//   AccessDenied, an expired one: 400 ExpiredToken). expireEvery: n expires every session
+//   AccessDenied, an expired one: 400 ExpiredToken), but CopyObject and UploadPartCopy, which
+//   the SDK signs with the caller's credentials; a session's request must be signed with its
+//   keys for service s3express (the signature itself is not checked). expireEvery: n expires every session
 //   after each n requests that carry one, wherever the client stands (counted, not timed);
 // - listing: FakeDirectoryStore's rules (pages in no key order, a fresh shuffle on every
 //   listing, StartAfter refused, "/" the only delimiter, prefixes with a delimiter ending in
@@ -29,20 +31,27 @@ const CHECKSUMS = ['crc32', 'crc32c', 'crc64nvme', 'sha1', 'sha256'];
 const randomEtag = () => crypto.randomBytes(16).toString('hex');
 
 class Bucket {
-  constructor(name, seed, maxKeys) {
+  constructor(name, seed, maxKeys, latencyMs) {
     this.name = name;
     this.objects = new Map(); // key -> {body, etag, mtime, meta, contentType, checksums}
     this.uploads = new Map(); // uploadId -> {key, parts: Map(n -> {body, etag}), meta, contentType}
     this.model = new FakeDirectoryStore([], {
-      seed, maxKeys, bucket: name,
+      seed, maxKeys, bucket: name, latencyMs,
       describe: (k) => { const o = this.objects.get(k); return o && { Size: o.body.length, LastModified: new Date(o.mtime), ETag: `"${o.etag}"` }; },
     });
   }
 
-  changed() {
-    this.model.keys = [...this.objects.keys()];
-    this.model.uploads = [...this.uploads.values()].map((u) => u.key);
-    this.model.changed();
+  // Keys or uploads changed: the listing model is built again when next listed.
+  changed() { this.dirty = true; }
+
+  listPage(params) {
+    if (this.dirty) {
+      this.model.keys = [...this.objects.keys()];
+      this.model.uploads = [...this.uploads.values()].map((u) => u.key);
+      this.model.changed();
+      this.dirty = false;
+    }
+    return this.model.listPage(params);
   }
 
   set(key, o) { this.objects.set(key, o); this.changed(); }
@@ -62,7 +71,8 @@ function metaOf(headers) {
   return meta;
 }
 
-async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0 } = {}) {
+// latencyMs: each listing's wait (a benchmark's round trip); else a random tick or two.
+async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0, latencyMs = 0 } = {}) {
   const buckets = new Map();
   const sessions = new Map(); // token -> {expired}
   const requests = [];
@@ -73,7 +83,7 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0 
   const expireSessions = () => { for (const s of sessions.values()) s.expired = true; };
 
   function listXml(b, q) {
-    return b.model.listPage({
+    return b.listPage({
       prefix: q.get('prefix') || '',
       startAfter: q.get('start-after') || undefined,
       continuationToken: q.get('continuation-token') ?? undefined,
@@ -255,9 +265,10 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0 
       const q = u.searchParams;
       const { body, headers } = await readRequest(req);
       const token = headers['x-amz-s3session-token'];
-      requests.push({ method: req.method, bucket: name, key, query: Object.fromEntries(q), token });
+      // sdk: sent by the AWS SDK (it names each call), else by s3blitz's lean path.
+      requests.push({ method: req.method, bucket: name, key, query: Object.fromEntries(q), token, sdk: headers['amz-sdk-invocation-id'] !== undefined });
       if (!name) return sendError(res, 501, 'NotImplemented');
-      if (req.method === 'PUT' && !key && !q.toString()) { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys)); return sendXml(res, 200); }
+      if (req.method === 'PUT' && !key && !q.toString()) { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys, latencyMs)); return sendXml(res, 200); }
       const b = buckets.get(name);
       if (!b) return sendError(res, 404, 'NoSuchBucket');
       if (!key && req.method === 'GET' && q.has('session')) {
@@ -265,10 +276,17 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0 
         sessions.set(t, { expired: false });
         return sendXml(res, 200, `<?xml version="1.0" encoding="UTF-8"?><CreateSessionResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Credentials><SessionToken>${t}</SessionToken><SecretAccessKey>secret-${t}</SecretAccessKey><AccessKeyId>key-${t}</AccessKeyId><Expiration>${new Date(Date.now() + 300000).toISOString()}</Expiration></Credentials></CreateSessionResult>`);
       }
+      // CopyObject and UploadPartCopy are signed with the caller's own credentials, as the SDK
+      // does (no session: the source may be another bucket's).
+      const iamSigned = req.method === 'PUT' && headers['x-amz-copy-source'] !== undefined && Boolean(headers.authorization);
       const s = token && sessions.get(token);
-      if (!s) return sendError(res, 403, 'AccessDenied', 'A directory bucket takes requests with a session token (CreateSession)');
-      if (s.expired) return sendError(res, 400, 'ExpiredToken', 'The provided token has expired.');
-      if (expireEvery && ++signed % expireEvery === 0) expireSessions();
+      if (!s && !iamSigned) return sendError(res, 403, 'AccessDenied', 'A directory bucket takes requests with a session token (CreateSession)');
+      if (s && s.expired) return sendError(res, 400, 'ExpiredToken', 'The provided token has expired.');
+      // A session's request is signed with the session's keys, for service s3express.
+      if (s && !new RegExp(`Credential=key-${token}/[^/]+/[^/]+/s3express/aws4_request`).test(headers.authorization || '')) {
+        return sendError(res, 403, 'SignatureDoesNotMatch', 'A session request is signed with the session\'s keys for service s3express');
+      }
+      if (s && expireEvery && ++signed % expireEvery === 0) expireSessions();
       return key ? await objectRequest(req, res, b, key, q, body, headers) : await bucketRequest(req, res, b, q, body);
     } catch (err) {
       if (err instanceof DirectoryBucketError) return sendError(res, 400, err.Code, err.message);
@@ -276,7 +294,7 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0 
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const bucket = (name) => { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys)); return buckets.get(name); };
+  const bucket = (name) => { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys, latencyMs)); return buckets.get(name); };
   return {
     endpoint: `http://127.0.0.1:${server.address().port}`,
     requests,

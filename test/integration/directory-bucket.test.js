@@ -139,15 +139,19 @@ async function sync(args) {
 }
 
 describe('directory bucket: sync --delete with MinIO and between directory buckets', () => {
-  const cells = [['general', 'directory'], ['directory', 'general'], ['directory', 'directory']];
-  test.each(cells)('directory bucket sync %s -> %s: exactly the expected copies and deletes, then nothing', async (from, to) => {
-    const r = prng(SEED + cells.findIndex((c) => c[0] === from && c[1] === to));
+  // The last cell names one endpoint only: copies are server-side (CopyObject), the others
+  // stream through this machine.
+  const cells = [['general', 'directory', 'two endpoints'], ['directory', 'general', 'two endpoints'], ['directory', 'directory', 'two endpoints'], ['directory', 'directory', 'one endpoint']];
+  test.each(cells)('directory bucket sync %s -> %s (%s): exactly the expected copies and deletes, then nothing', async (from, to, endpoints) => {
+    const r = prng(SEED + cells.findIndex((c) => c[0] === from && c[1] === to && c[2] === endpoints));
     const { source, target, expect: want } = drawPair(r, to);
     const src = await sides[from].make(source);
     // A target older than its source where drawn; every other target key newer than its
     // source (the source's directory-bucket keys are a day old).
     const dst = await sides[to].make(target, (k) => (want.targetOlder.has(k) ? Date.now() - 2 * DAY : Date.now() + DAY));
-    const args = ['sync', `s3://${src}`, `s3://${dst}`, '--delete', '--endpoint-url', sides[from].endpoint(), '--to-endpoint-url', sides[to].endpoint()];
+    const args = ['sync', `s3://${src}`, `s3://${dst}`, '--delete', '--endpoint-url', sides[from].endpoint()];
+    if (endpoints === 'two endpoints') args.push('--to-endpoint-url', sides[to].endpoint());
+    const copiesBefore = fake.requests.filter((q) => q.query['x-id'] === 'CopyObject').length;
 
     const p = await plan(args);
     expect(utf8Sort(p.copies)).toEqual(utf8Sort(want.copies));
@@ -161,6 +165,9 @@ describe('directory bucket: sync --delete with MinIO and between directory bucke
     const wanted = new Map([...source].map(([k, body]) => [k, want.kept.has(k) ? target.get(k) : body]));
     expect(utf8Sort(got.keys())).toEqual(utf8Sort(wanted.keys()));
     for (const [k, body] of wanted) if (got.get(k) !== body) throw new Error(`${JSON.stringify(k)}: ${JSON.stringify(got.get(k))}, expected ${JSON.stringify(body)}`);
+    // Server-side copies where one endpoint serves both buckets, and only there.
+    const copies = fake.requests.filter((q) => q.query['x-id'] === 'CopyObject').length - copiesBefore;
+    expect(copies).toBe(endpoints === 'one endpoint' ? want.copies.size : 0);
     // Pairs of equal size were judged by size and time (a directory bucket's ETags are no MD5s).
     expect(first.judgedBy['size+time']).toBeGreaterThan(0);
     expect(first.judgedBy.etag).toBeUndefined();
@@ -222,6 +229,10 @@ describe('directory bucket listing through the CLI, with sessions that expire mi
       expect(j.stats.expiredSessions).toBeGreaterThan(0);
       expect(sum.stderr).toMatch(/requests sent again after their session expired \d+/);
       expect(expiring.requests.filter((q) => q.query.session !== undefined).length).toBeGreaterThan(1);
+      // Pages came by the lean path, signed with the sessions (the fake checks the keys and
+      // the service); the SDK only where a session had expired under a lean request.
+      const lists = expiring.requests.filter((q) => q.query['list-type'] === '2');
+      expect(lists.filter((q) => !q.sdk).length).toBeGreaterThan(lists.filter((q) => q.sdk).length * 5);
     } finally {
       await expiring.close();
     }

@@ -88,3 +88,37 @@ describe('directory bucket sessions', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('directory bucket lean listing requests', () => {
+  const { LeanRequests } = require('../../src/stores/lean-requests');
+  const { zonalHost } = require('../../src/stores/directory-bucket');
+  const client = { config: { credentials: async () => ({ accessKeyId: 'user', secretAccessKey: 'secret' }), region: async () => 'us-west-2' } };
+
+  test('are signed with the session for s3express, its token in x-amz-s3session-token, at the zonal endpoint', async () => {
+    const s = provider();
+    const lean = new LeanRequests({ bucket: 'logs--usw2-az1--x-s3', client: () => client, express: () => s, requestThread: false });
+    try {
+      const r = await lean._signed('GET', null, [['list-type', '2']], {});
+      expect(r.options.hostname).toBe('logs--usw2-az1--x-s3.s3express-usw2-az1.us-west-2.amazonaws.com');
+      expect(zonalHost('logs--usw2-az1--x-s3', 'us-west-2')).toBe(r.options.hostname);
+      expect(r.secure).toBe(true);
+      expect(r.options.headers['x-amz-s3session-token']).toBe('t1');
+      expect(r.options.headers['x-amz-security-token']).toBeUndefined();
+      expect(r.options.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=k1\/\d{8}\/us-west-2\/s3express\/aws4_request, SignedHeaders=[^,]*x-amz-s3session-token/);
+    } finally {
+      lean.destroy();
+    }
+  });
+
+  test('a general-purpose bucket is signed as before', async () => {
+    const lean = new LeanRequests({ bucket: 'logs', client: () => client, requestThread: false });
+    try {
+      const r = await lean._signed('GET', null, [['list-type', '2']], {});
+      expect(r.options.hostname).toBe('logs.s3.us-west-2.amazonaws.com');
+      expect(r.options.headers.authorization).toMatch(/Credential=user\/\d{8}\/us-west-2\/s3\/aws4_request/);
+      expect(r.options.headers['x-amz-s3session-token']).toBeUndefined();
+    } finally {
+      lean.destroy();
+    }
+  });
+});
