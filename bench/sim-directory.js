@@ -10,6 +10,7 @@
 // the fake stores' own page making; the listing's JavaScript only, on one thread).
 //
 //   node bench/sim-directory.js [--keys N] [--layouts a,b|none] [--generated N] [--seed S] [--concurrency C] [--json]
+//   node bench/sim-directory.js --shards 16,100 [--keys N] ...: shard plans instead
 const { LAYOUTS, generateLayout } = require('../test/generators/layouts');
 const { FakeListStore } = require('../test/helpers/fake-list-store');
 const { FakeDirectoryStore } = require('../test/helpers/fake-directory-store');
@@ -21,7 +22,7 @@ function parseArgs(argv) {
   return {
     count: Number(opt('--keys', 200000)), names: layouts === 'none' ? [] : layouts.split(','),
     generated: Number(opt('--generated', 0)), seed: Number(opt('--seed', 1)), concurrency: Number(opt('--concurrency', 100)),
-    json: argv.includes('--json'),
+    json: argv.includes('--json'), shards: opt('--shards', null) && opt('--shards').split(',').map(Number),
   };
 }
 
@@ -46,8 +47,30 @@ async function run(store, { ordered, concurrency }) {
   return { keys, rounds: store.round, requests: listing.stats.listRequests, cpuMsPer1000: client / 1000 / (keys.length / 1000) };
 }
 
+// --shards N,M: shard plans of the directory bucket instead: list requests, and the largest
+// and smallest shard (keys counted in each range) as shares of the mean.
+async function shardPlans(o) {
+  const { plan } = require('../src/stages/shards');
+  const { inRange } = require('../src/keys/range');
+  console.log('layout          shards  requests  exact  largest/mean  smallest/mean');
+  const out = [];
+  for (const l of layouts(o)) {
+    for (const n of o.shards) {
+      const store = new FakeDirectoryStore(l.keys, { seed: o.seed });
+      const p = await plan({ store, shards: n });
+      const sizes = p.ranges.map((r) => (r.empty ? 0 : l.keys.filter((k) => inRange({ prefix: '', after: r.startAfter || '', stop: r.stopAt }, k)).length));
+      const mean = l.keys.length / n;
+      const row = { layout: l.name, shards: n, requests: p.requests, exact: p.exact, largest: Math.max(...sizes) / mean, smallest: Math.min(...sizes) / mean };
+      out.push(row);
+      console.log(`${l.name.padEnd(14)}  ${String(n).padStart(6)}  ${String(p.requests).padStart(8)}  ${String(p.exact).padStart(5)}  ${row.largest.toFixed(2).padStart(12)}  ${row.smallest.toFixed(2).padStart(13)}`);
+    }
+  }
+  return out;
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.shards) { await shardPlans(o); return; }
   const results = [];
   if (!o.json) console.log(`${o.count} keys, concurrency ${o.concurrency}; share: general-purpose round trips / directory-bucket round trips (the directory bucket's rate as a share)\nlayout          order      exact  gp rounds  gp LISTs  dir rounds  dir LISTs  share  cpu/1k gp  cpu/1k dir`);
   for (const l of layouts(o)) {

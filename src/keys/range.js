@@ -27,4 +27,14 @@ function inRange(range, key) {
   return true;
 }
 
-module.exports = { normalizeRange, inRange };
+// Whether a directory ("a/b/") may hold keys of the range: every key in it begins with it,
+// so sorts after it, and before any string greater than it that does not begin with it.
+function dirMayHold(range, dir) {
+  const { prefix, after, stop } = range;
+  if (!dir.startsWith(prefix) && !prefix.startsWith(dir)) return false;
+  if (stop !== null && compareKeys(dir, stop) > 0) return false; // every key in it sorts after dir
+  if (after && compareKeys(dir, after) < 0 && !after.startsWith(dir)) return false; // every key in it sorts before after
+  return true;
+}
+
+module.exports = { normalizeRange, inRange, dirMayHold };

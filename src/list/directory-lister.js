@@ -18,7 +18,7 @@
 const pLimit = require('p-limit');
 const { chunkOf, ItemChunk } = require('../stores/chunks');
 const { compareKeys } = require('../keys/order');
-const { inRange } = require('../keys/range');
+const { inRange, dirMayHold } = require('../keys/range');
 const { ExternalSorter } = require('../util/spool');
 const { MinHeap } = require('../util/min-heap');
 const { FatalError } = require('../errors');
@@ -95,13 +95,7 @@ class DirectoryLister {
   }
 
   // Whether a subdirectory may hold keys of the range.
-  _wanted(dir) {
-    const { prefix, after, stop } = this.range;
-    if (!dir.startsWith(prefix) && !prefix.startsWith(dir)) return false;
-    if (stop !== null && compareKeys(dir, stop) > 0) return false; // every key in it sorts after dir
-    if (after !== null && compareKeys(dir, after) < 0 && !after.startsWith(dir)) return false; // every key in it sorts before after
-    return true;
-  }
+  _wanted(dir) { return dirMayHold(this.range, dir); }
 
   // One page of a directory (directoryPage): its keys in the range (a chunk) and its
   // subdirectories worth listing.

@@ -10,7 +10,9 @@ const crypto = require('crypto');
 const { Listing } = require('../list/listing');
 const { openListing } = require('./source-listing');
 const { openStore } = require('../stores/open-store');
-const { planShards } = require('../plan/shard-plan');
+const { planShards, defaultBudget } = require('../plan/shard-plan');
+const { planDirectoryShards } = require('../plan/directory-shards');
+const { directoryPage } = require('../list/directory-lister');
 const { UsageError } = require('../errors');
 const { option } = require('../options');
 
@@ -35,10 +37,11 @@ async function plan(options = {}) {
   const { listing, store, close } = openListing(Listing, listingOptions(options));
   try {
     await store.open();
-    // A plan samples the keyspace with StartAfter, which directory buckets refuse (a plan
-    // there would be a set of directories, sized by sampling: not built yet).
-    if (store.directoryBucket) throw new UsageError(`${store.bucket} is a directory bucket, which takes no StartAfter: shard plans of directory buckets are not supported yet (a run over it lists directory by directory instead)`);
-    const p = await planShards(store, listing.range, n, { budget: option(options, 'planBudget'), signal: listing.signal, stats: listing.stats });
+    // A directory bucket takes no StartAfter: its shards are sets of whole directories.
+    const budget = option(options, 'planBudget');
+    const p = store.directoryBucket
+      ? await planDirectoryShards(directoryReader(store, listing), listing.range, n, { budget: budget ?? defaultBudget(n) })
+      : await planShards(store, listing.range, n, { budget, signal: listing.signal, stats: listing.stats });
     const r = listing.range;
     return {
       version: PLAN_VERSION, source: listing.location.text,
@@ -49,6 +52,16 @@ async function plan(options = {}) {
   } finally {
     close();
   }
+}
+
+// One checked page of a directory bucket's directory, as the directory planner reads it.
+function directoryReader(store, listing) {
+  return async (dir, token, o) => {
+    const page = await directoryPage(store, dir, token, { ...o, signal: listing.signal, stats: listing.stats });
+    const keys = new Array(page.chunk.length);
+    for (let k = 0; k < keys.length; k++) keys[k] = page.chunk.key(k);
+    return { keys, prefixes: page.prefixes, next: page.next };
+  };
 }
 
 // A listing's options without the shard's own (a plan lists the whole source).

@@ -244,10 +244,46 @@ describe('directory bucket compare', () => {
     store.destroy();
   });
 
-  test('a shard plan of a directory bucket is refused, saying why', async () => {
-    const { plan } = require('../../src/stages/shards');
-    s3.reset();
-    s3.on(HeadBucketCommand).resolves({});
-    await expect(plan({ source: 's3://dst--use1-az4--x-s3', shards: 4, ...creds })).rejects.toThrow('dst--use1-az4--x-s3 is a directory bucket, which takes no StartAfter: shard plans of directory buckets are not supported yet');
+});
+
+describe('directory bucket shard plans', () => {
+  const { plan } = require('../../src/stages/shards');
+
+  test('drawn trees: shards of whole directories tile the keys exactly; only ancestors of a cut are listed by two shards', async () => {
+    const r = prng(SEED + 11);
+    for (let t = 0; t < 6; t++) {
+      const keys = drawTree(r);
+      const n = 2 + r.int(11);
+      const store = new FakeDirectoryStore(keys, { seed: r.int(1e9), maxKeys: r.pick([1000, 50]) });
+      const p = await plan({ store, shards: n, planBudget: r.pick([5, 40, 400]) });
+      expect(p.ranges.length).toBe(n);
+      expect(store.requests.filter((q) => q.startAfter !== undefined)).toEqual([]);
+      if (p.exact) expect(p.ranges.reduce((a, x) => a + x.estimatedObjects, 0)).toBe(keys.length);
+      const cuts = p.ranges.filter((x) => !x.empty && x.stopAt !== null).map((x) => x.stopAt);
+      const seen = [];
+      const listedBy = new Map(); // directory -> shards that began a listing of it
+      for (const x of p.ranges) {
+        if (x.empty) continue;
+        store.requests.length = 0;
+        const { keys: got } = await list(store, { range: { startAfter: x.startAfter ?? undefined, stopAt: x.stopAt ?? undefined } });
+        expect(got).toEqual(utf8Sort(got));
+        if (p.exact) expect({ shard: x.index, keys: got.length }).toEqual({ shard: x.index, keys: x.estimatedObjects });
+        seen.push(...got);
+        for (const q of store.requests) if (q.continuationToken === undefined) listedBy.set(q.prefix, (listedBy.get(q.prefix) || new Set()).add(x.index));
+      }
+      expect(utf8Sort(seen)).toEqual(utf8Sort(keys)); // every key once, in one shard
+      const shared = [...listedBy].filter(([, by]) => by.size > 1).map(([dir]) => dir);
+      expect(shared.filter((dir) => !cuts.some((c) => c.startsWith(dir)))).toEqual([]);
+    }
+  });
+
+  test('a cut falls just after a directory, on a name no directory begins', async () => {
+    const keys = [];
+    for (const d of ['a', 'b', 'c', 'd']) for (let i = 0; i < 40; i++) keys.push(`${d}/${i}`);
+    const store = new FakeDirectoryStore(keys, { maxKeys: 10 });
+    const p = await plan({ store, shards: 4 });
+    expect(p.ranges.map((x) => [x.startAfter, x.stopAt, x.estimatedObjects])).toEqual([[null, 'a0', 40], ['a0', 'b0', 40], ['b0', 'c0', 40], ['c0', null, 40]]);
+    expect(p.exact).toBe(true);
   });
 });
+
