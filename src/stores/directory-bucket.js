@@ -3,8 +3,16 @@
 // "<base>--<zone id>--x-s3"; their listings come in no key order and take no StartAfter
 // (list/directory-lister.js).
 
-/** Whether a bucket is a directory bucket, by S3's naming rule. */
-const isDirectoryBucket = (bucket) => typeof bucket === 'string' && /--[a-z0-9-]+--x-s3$/.test(bucket);
+// A zonal endpoint of S3 Express: s3express-<zone id>.<region>.amazonaws.com (the bucket's
+// name in front of it, or in the path).
+const ZONAL = /(^|\.)s3express-[a-z0-9-]+\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/i;
+
+/** Whether a bucket is a directory bucket: by S3's naming rule, or by the zonal endpoint it is reached at. */
+function isDirectoryBucket(bucket, endpointUrl) {
+  if (typeof bucket === 'string' && /--[a-z0-9-]+--x-s3$/.test(bucket)) return true;
+  if (!endpointUrl) return false;
+  try { return ZONAL.test(new URL(endpointUrl).hostname); } catch { return false; }
+}
 
 /** The zone id a directory bucket's name carries ("use1-az4" of "logs--use1-az4--x-s3"). */
 const zoneOf = (bucket) => (/--([a-z0-9-]+)--x-s3$/.exec(bucket) || [])[1];

@@ -62,12 +62,12 @@ class S3Store {
     this.delimiters = true; // listPage takes a delimiter and returns folders as prefixes
     this.bucket = o.bucket;
     // A directory bucket (S3 Express One Zone) lists in no key order and without StartAfter
-    // (list/directory-lister.js), and wants the SDK's session authentication: the lean
-    // paths, which sign requests themselves, step aside there.
-    this.directoryBucket = isDirectoryBucket(o.bucket);
+    // (list/directory-lister.js), and wants session authentication: its listing's lean path
+    // signs with the SDK's sessions (leanList below); its other requests go by the SDK.
     this.options = o;
     this.requestPayer = o.requestPayer;
     const endpointUrl = o.endpointUrl || endpointFromEnv(process.env, o.profile);
+    this.directoryBucket = isDirectoryBucket(o.bucket, endpointUrl);
     this.endpoint = endpointUrl || 'AWS S3';
     this.stats = o.stats;
     this.throttleListeners = new Set();

@@ -137,8 +137,10 @@ describe('directory bucket listing', () => {
     }
   });
 
-  test('a directory bucket is known by its name, and a Listing of one says once how it lists', async () => {
-    expect(['data--use1-az4--x-s3', 'my-bucket', 'x--x-s3', 'a--usw2-az1--x-s3x'].map(isDirectoryBucket)).toEqual([true, false, false, false]);
+  test('a directory bucket is known by its name or its zonal endpoint, and a Listing of one says once how it lists', async () => {
+    expect(['data--use1-az4--x-s3', 'my-bucket', 'x--x-s3', 'a--usw2-az1--x-s3x'].map((b) => isDirectoryBucket(b))).toEqual([true, false, false, false]);
+    expect(['https://s3express-use1-az4.us-east-1.amazonaws.com', 'https://b.s3express-usw2-az1.us-west-2.amazonaws.com', 'https://s3.us-east-1.amazonaws.com', 'http://127.0.0.1:9000', 'not a url']
+      .map((e) => isDirectoryBucket('my-bucket', e))).toEqual([true, true, false, false, false]);
     const keys = ['z', 'a/b/c', 'a/b.d', 'é/1'];
     const store = new FakeDirectoryStore(keys);
     const said = [];
