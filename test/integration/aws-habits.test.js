@@ -85,7 +85,7 @@ test('--log FILE writes the lines there and leaves stdout to the report', async 
   const file = require('path').join(require('os').tmpdir(), `s3blitz-log-${process.pid}-${SEED}.txt`);
   const r = await runCli(['cp', `s3://${a}/p/`, `s3://${b}/copy/`, '--log', file]);
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/^copied\s+12 objects/);
+  expect(r.stdout).toMatch(new RegExp(`^copied\\s+${keys.length} objects`)); // keysOf leaves out keys that are folders' names too
   const written = require('fs').readFileSync(file, 'utf8').trim().split('\n').sort();
   expect(written).toEqual(keys.map((k) => `copy: s3://${a}/${k} to s3://${b}/copy/${k.slice(2)}`).sort());
   require('fs').rmSync(file);
