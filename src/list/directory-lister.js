@@ -82,6 +82,7 @@ class DirectoryLister {
     this.sortKeys = o.sortKeys || T.DIR_SORT_KEYS;
     this.sweeps = new Map(); // depth -> {ok, failed}: sweeps tried there (see _sweep)
     this.sweepPages = o.sweepPages ?? T.DIR_SWEEP_PAGES;
+    this.sweepMaxPages = o.sweepMaxPages ?? T.DIR_SWEEP_MAX_PAGES;
   }
 
   async *chunks() {
@@ -123,12 +124,25 @@ class DirectoryLister {
     this.sweeps.set(depth, tally);
     if (!this.sweepPages || (tally.failed >= T.DIR_SWEEP_GIVE_UP && tally.failed > tally.ok)) return null;
     const chunks = [];
-    let token;
-    for (let n = 0; n < this.sweepPages && !this.stopped; n++) {
+    const children = new Set(); // subdirectories of dir the sweep's keys lie in
+    let token, limit = this.sweepPages;
+    for (let n = 0; n < limit && !this.stopped; n++) {
       const page = await this.limit(() => this._page(dir, token, false));
       chunks.push(page.chunk);
       if (!page.next) { tally.ok++; return chunks; }
       token = page.next;
+      // A walk costs a request per subdirectory at least, and about (subdirectories ÷
+      // concurrency) + 1 round trips: the sweep goes on while it has seen
+      // DIR_SWEEP_CHILDREN_PER_PAGE times as many subdirectories as it read pages and has
+      // taken fewer round trips than that walk would (at most DIR_SWEEP_MAX_PAGES pages).
+      for (let k = 0; k < page.chunk.length; k++) {
+        const key = page.chunk.key(k);
+        const s = key.indexOf('/', dir.length);
+        if (s >= 0) children.add(key.slice(dir.length, s));
+      }
+      const pages = n + 1;
+      const walkRounds = Math.ceil(children.size / this.concurrency) + 1;
+      if (pages >= this.sweepPages && children.size >= T.DIR_SWEEP_CHILDREN_PER_PAGE * pages && pages < walkRounds && pages < this.sweepMaxPages) limit = pages + 1;
     }
     tally.failed++;
     return null;

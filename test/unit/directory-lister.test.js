@@ -88,13 +88,35 @@ describe('directory bucket listing', () => {
     for (let a = 0; a < 10; a++) for (let b = 0; b < 6; b++) for (let c = 0; c < 10; c++) keys.push(`t${a}/f${b}/k${c}`);
     for (const ordered of [true, false]) {
       const store = new FakeDirectoryStore(keys, { maxKeys: 10 });
-      const { keys: got, lister } = await list(store, { listConcurrency: 1, ordered });
+      // (sweepMaxPages 1: no sweep goes on past its first page here; that rule is tested below)
+      const { keys: got, lister } = await list(store, { listConcurrency: 1, ordered, sweepMaxPages: 1 });
       expect(ordered ? got : utf8Sort(got)).toEqual(utf8Sort(keys));
       expect(Object.fromEntries(lister.sweeps)).toEqual({ 0: { ok: 0, failed: 1 }, 1: { ok: 0, failed: T.DIR_SWEEP_GIVE_UP }, 2: { ok: 60, failed: 0 } });
       const sweeps = store.requests.filter((q) => q.delimiter === undefined);
       // The root's sweep and DIR_SWEEP_GIVE_UP at depth 1 ran their DIR_SWEEP_PAGES pages each and failed.
       expect(sweeps.filter((q) => q.prefix.split('/').length <= 2).length).toBe((1 + T.DIR_SWEEP_GIVE_UP) * T.DIR_SWEEP_PAGES);
       expect(store.requests.filter((q) => q.delimiter === '/').map((q) => q.prefix).filter((p) => p.split('/').length === 3)).toEqual([]); // no depth-2 folder walked
+    }
+  });
+
+  test('a sweep that keeps finding subdirectories goes on while that takes fewer round trips than walking them would', async () => {
+    // 400 directories of one key each under d/, pages of 50 keys.
+    const keys = Array.from({ length: 400 }, (_, i) => `d/x${i}/k`);
+    for (const ordered of [true, false]) {
+      // Four requests at once: walking 400 directories takes about 100 round trips, so the
+      // sweep of d/ runs on to its end: 8 pages (the root's, which sees one subdirectory, stops
+      // at one and the root is walked).
+      const few = new FakeDirectoryStore(keys, { maxKeys: 50, seed: SEED });
+      const a = await list(few, { listConcurrency: 4, ordered });
+      expect(ordered ? a.keys : utf8Sort(a.keys)).toEqual(utf8Sort(keys));
+      expect(few.requests.map((q) => `${q.prefix}|${q.delimiter}`)).toEqual(['|undefined', '|/', ...Array(8).fill('d/|undefined')]);
+      // A hundred at once: the walk takes two or three round trips, so the sweep stops there
+      // and d/ is walked.
+      const many = new FakeDirectoryStore(keys, { maxKeys: 50, seed: SEED });
+      const b = await list(many, { listConcurrency: 100, ordered });
+      expect(ordered ? b.keys : utf8Sort(b.keys)).toEqual(utf8Sort(keys));
+      expect(many.requests.filter((q) => q.prefix === 'd/' && q.delimiter === undefined).length).toBeLessThan(8);
+      expect(many.requests.some((q) => q.prefix === 'd/' && q.delimiter === '/')).toBe(true);
     }
   });
 
