@@ -38,7 +38,7 @@ test(`keysInclude agrees with a search of each key on every slice of every kind 
     const how = r.int(4);
     if (how === 0) keys[at] = PROBE_MARK + keys[at];
     else if (how === 1) keys[at] = keys[at] + PROBE_MARK;
-    else if (how === 2) keys[at] = keys[at].slice(0, 1) + PROBE_MARK + keys[at].slice(1);
+    else if (how === 2) { const cs = Array.from(keys[at]); keys[at] = cs[0] + PROBE_MARK + cs.slice(1).join(''); } // after the first character, never inside a surrogate pair
     else if (at + 1 < keys.length) { keys[at] += PROBE_MARK.slice(0, 7); keys[at + 1] = PROBE_MARK.slice(7) + keys[at + 1]; }
     const columns = new ColumnChunk(parseListColumns(xml(keys)).columns);
     const items = new ItemChunk(keys.map((Key) => ({ Key })));
