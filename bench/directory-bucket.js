@@ -51,6 +51,17 @@ function layoutKeys(name, count) {
   return { keys: keys.map(toExternalKey), seed: m ? { generator: 'layout', layout: 'generated', seed: Number(m[1]) } : { generator: 'layout', layout: name, seed: 1 } };
 }
 
+// A peer's run, and the CPU this process (the endpoints) spent answering it: on this 2-core
+// machine the endpoints and the client share the cores, and a fake that costs more per key
+// than S3 would takes the client's time.
+async function run(spec, opts) {
+  const c0 = process.cpuUsage();
+  const r = await runPeer(spec, opts);
+  const c = process.cpuUsage(c0);
+  r.endpointCpuSec = (c.user + c.system) / 1e6;
+  return r;
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const awsExe = await awsBin();
@@ -62,9 +73,9 @@ async function main() {
     if (!r.ok) problems.push(`exit ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}: ${r.stderrTail.split('\n').slice(-2).join(' ')}`);
     const c = r.ok ? check(r) : null;
     if (c) problems.push(c);
-    const out = { ...row, line: r.line, ok: problems.length === 0, problems, wallSec: r.wallSec, cpuSec: r.cpuSec, rssMb: r.maxRssKb / 1024, rate: problems.length ? null : row.keys / r.wallSec, cpuMsPer1000: (r.cpuSec * 1000) / (row.keys / 1000) };
+    const out = { ...row, line: r.line, ok: problems.length === 0, problems, wallSec: r.wallSec, cpuSec: r.cpuSec, rssMb: r.maxRssKb / 1024, rate: problems.length ? null : row.keys / r.wallSec, cpuMsPer1000: (r.cpuSec * 1000) / (row.keys / 1000), endpointCpuMsPer1000: (r.endpointCpuSec * 1000) / (row.keys / 1000) };
     rows.push(out);
-    console.log(`  ${out.ok ? 'ok    ' : 'FAILED'} ${row.tool.padEnd(7)} ${row.op.padEnd(14)} ${row.bucket.padEnd(9)} ${row.layout.padEnd(12)} ${r.wallSec.toFixed(2)}s ${out.rate ? `${Math.round(out.rate)} keys/s` : ''} cpu ${out.cpuMsPer1000.toFixed(2)} ms/1k${problems.length ? `  ${problems.join('; ')}` : ''}`);
+    console.log(`  ${out.ok ? 'ok    ' : 'FAILED'} ${row.tool.padEnd(7)} ${row.op.padEnd(14)} ${row.bucket.padEnd(9)} ${row.layout.padEnd(12)} ${r.wallSec.toFixed(2)}s ${out.rate ? `${Math.round(out.rate)} keys/s` : ''} cpu ${out.cpuMsPer1000.toFixed(2)} ms/1k (endpoint ${out.endpointCpuMsPer1000.toFixed(2)})${problems.length ? `  ${problems.join('; ')}` : ''}`);
     return out;
   };
   const sameKeys = (want) => (r) => {
@@ -80,21 +91,23 @@ async function main() {
       const gb = `gp-${layout}`.toLowerCase();
       const db = `dir-${layout}--use1-az4--x-s3`.toLowerCase();
       gp.seed(gb, seed.generator, o.count, { layout: seed.layout, seed: seed.seed, size: 100 });
-      for (const k of keys) dir.put(db, k, 'x'.repeat(100), { mtime: Date.parse('2024-06-01T00:00:00Z') });
+      const body = Buffer.from('x'.repeat(100));
+      for (const k of keys) dir.put(db, k, body, { mtime: Date.parse('2024-06-01T00:00:00Z') });
+      dir.prime(db);
       console.log(`${layout}: ${keys.length} keys, ${o.latency} ms per LIST`);
       const row = (tool, op, bucket) => ({ tool, op, bucket, layout, keys: keys.length });
       let awsOrdered = null;
       for (const [bucket, endpoint, name] of [['general', gp.endpoint, gb], ['directory', dir.endpoint, db]]) {
         const at = ['--endpoint-url', endpoint];
-        record(row('s3blitz', 'ls', bucket), await runPeer(blitz(['ls', `s3://${name}`, ...at, '-q']), { collectLines: true }), sameKeys(sorted));
-        record(row('s3blitz', 'ls --unordered', bucket), await runPeer(blitz(['ls', `s3://${name}`, '--unordered', ...at, '-q']), { collectLines: true }), (r) => sameKeys(sorted)({ output: utf8Sort(r.output.filter(Boolean)) }));
-        record(row('s3blitz', 'summarize', bucket), await runPeer(blitz(['summarize', `s3://${name}`, '--json', ...at, '-q']), { collectLines: true }), (r) => {
+        record(row('s3blitz', 'ls', bucket), await run(blitz(['ls', `s3://${name}`, ...at, '-q']), { collectLines: true }), sameKeys(sorted));
+        record(row('s3blitz', 'ls --unordered', bucket), await run(blitz(['ls', `s3://${name}`, '--unordered', ...at, '-q']), { collectLines: true }), (r) => sameKeys(sorted)({ output: utf8Sort(r.output.filter(Boolean)) }));
+        record(row('s3blitz', 'summarize', bucket), await run(blitz(['summarize', `s3://${name}`, '--json', ...at, '-q']), { collectLines: true }), (r) => {
           const j = JSON.parse(r.output.join('\n'));
           return j.objects === keys.length ? null : `summarize counted ${j.objects}`;
         });
         // aws-cli prints pages as they come: in key order from a general-purpose bucket, in
         // none from a directory bucket. Checked as a set, and its order said.
-        const awsRow = record(row('aws', 'ls', bucket), await runPeer(aws(awsExe, ['s3', 'ls', `s3://${name}`, '--recursive', ...at]), { collectLines: true }), (r) => {
+        const awsRow = record(row('aws', 'ls', bucket), await run(aws(awsExe, ['s3', 'ls', `s3://${name}`, '--recursive', ...at]), { collectLines: true }), (r) => {
           const got = r.output.filter(Boolean).map((l) => l.replace(/^\S+ \S+ +\d+ /, ''));
           awsOrdered = sameKeys(sorted)({ output: got }) === null;
           return sameKeys(sorted)({ output: utf8Sort(got) });
@@ -126,9 +139,9 @@ async function main() {
       const at = ['--endpoint-url', dir.endpoint];
       fill();
       const syncRow = { tool: 's3blitz', op: 'sync --delete', bucket: 'dir->dir', layout, keys: keys.length, copies: want.copies.size, deletes: want.deletes.size };
-      record(syncRow, await runPeer(blitz(['sync', `s3://${src}`, `s3://${dst}`, '--delete', ...at, '-q'])), checkSync);
+      record(syncRow, await run(blitz(['sync', `s3://${src}`, `s3://${dst}`, '--delete', ...at, '-q'])), checkSync);
       fill();
-      record({ ...syncRow, tool: 'aws' }, await runPeer(aws(awsExe, ['s3', 'sync', `s3://${src}`, `s3://${dst}`, '--delete', '--only-show-errors', ...at])), checkSync);
+      record({ ...syncRow, tool: 'aws' }, await run(aws(awsExe, ['s3', 'sync', `s3://${src}`, `s3://${dst}`, '--delete', '--only-show-errors', ...at])), checkSync);
       dir.bucket(dst).objects.clear();
       gp.clear(gb);
     }
@@ -137,11 +150,11 @@ async function main() {
     await gp.close();
   }
   // Ratios: the directory bucket's rate as a share of the general-purpose one, per tool and op.
-  console.log('\nlayout        tool     op               general keys/s  directory keys/s  share  cpu ms/1k (gp, dir)');
+  console.log('\nlayout        tool     op               general keys/s  directory keys/s  share  cpu ms/1k (gp, dir)  endpoint cpu ms/1k (gp, dir)');
   for (const r of rows.filter((x) => x.bucket === 'directory')) {
     const g = rows.find((x) => x.bucket === 'general' && x.layout === r.layout && x.tool === r.tool && x.op === r.op);
     r.share = g && g.rate && r.rate ? r.rate / g.rate : null;
-    console.log(`${r.layout.padEnd(13)} ${r.tool.padEnd(8)} ${r.op.padEnd(16)} ${String(g && g.rate ? Math.round(g.rate) : '-').padStart(14)}  ${String(r.rate ? Math.round(r.rate) : 'FAILED').padStart(16)}  ${r.share ? r.share.toFixed(2) : '  - '}  ${g ? g.cpuMsPer1000.toFixed(2) : '-'}, ${r.cpuMsPer1000.toFixed(2)}`);
+    console.log(`${r.layout.padEnd(13)} ${r.tool.padEnd(8)} ${r.op.padEnd(16)} ${String(g && g.rate ? Math.round(g.rate) : '-').padStart(14)}  ${String(r.rate ? Math.round(r.rate) : 'FAILED').padStart(16)}  ${r.share ? r.share.toFixed(2) : '  - '}  ${g ? g.cpuMsPer1000.toFixed(2) : '-'}, ${r.cpuMsPer1000.toFixed(2)}  ${g ? g.endpointCpuMsPer1000.toFixed(2) : '-'}, ${r.endpointCpuMsPer1000.toFixed(2)}`);
   }
   console.log('\nsync --delete between two directory buckets (one endpoint: CopyObject)');
   for (const r of rows.filter((x) => x.bucket === 'dir->dir')) {

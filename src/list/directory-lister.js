@@ -16,8 +16,8 @@
 // A range (--start-after, --stop-at, a single key) is kept by filtering keys and leaving out
 // the directories that hold none of it, never by a StartAfter.
 const pLimit = require('p-limit');
-const { chunkOf, ItemChunk } = require('../stores/chunks');
-const { compareKeys } = require('../keys/order');
+const { chunkOf, ColumnChunk } = require('../stores/chunks');
+const { compareKeys, compareCodeUnits } = require('../keys/order');
 const { inRange, dirMayHold } = require('../keys/range');
 const { ExternalSorter } = require('../util/spool');
 const { MinHeap } = require('../util/min-heap');
@@ -108,7 +108,10 @@ class DirectoryLister {
     } finally {
       this.inflight--;
     }
-    return { chunk: page.chunk.filterKeys((key) => inRange(this.range, key)), subs: page.prefixes.filter((p) => this._wanted(p)), next: page.next };
+    // A directory wholly in the range (no bounds, under the prefix) keeps every key.
+    const { prefix, after, stop } = this.range;
+    const whole = !after && stop === null && dir.startsWith(prefix);
+    return { chunk: whole ? page.chunk : page.chunk.filterKeys((key) => inRange(this.range, key)), subs: whole ? page.prefixes : page.prefixes.filter((p) => this._wanted(p)), next: page.next };
   }
 
   // A directory's whole subtree in one listing without the delimiter, tried for at most
@@ -226,13 +229,20 @@ class DirectoryLister {
       if (listings.has(dir)) return listings.get(dir);
       const sorter = new ExternalSorter((r) => r[0], compareKeys, { chunk: this.sortKeys });
       const subs = [];
+      let utf16 = true; // no key of the directory holds a code unit >= U+D800 (so far)
       const p = this._list(dir, (chunk, found) => {
+        if (utf16 && !chunk.utf16Ordered()) utf16 = false;
         for (const row of chunk.rows()) sorter.push(row);
         held += chunk.length;
         subs.push(...found);
         for (const f of found) ahead.push(f);
         fill();
-      }).then(() => ({ sorter, subs: subs.sort(compareKeys) }), (err) => { failure = failure || err; sorter.remove(); throw err; });
+      }).then(() => {
+        // Runs on disk were sorted by compareKeys; where no key holds a high code unit the
+        // native order is the same, and what is left sorts and merges by it.
+        if (utf16) sorter.compare = compareCodeUnits;
+        return { sorter, subs: subs.sort(compareKeys) };
+      }, (err) => { failure = failure || err; sorter.remove(); throw err; });
       p.catch(() => {}); // awaited where output needs it
       listings.set(dir, p);
       return p;
@@ -255,7 +265,7 @@ class DirectoryLister {
       fill();
       try {
         let batch = [], prev = null, s = 0;
-        const flush = function* () { if (batch.length) { self.stats.keysUnique += batch.length; yield ItemChunk.fromRows(batch); batch = []; } };
+        const flush = function* () { if (batch.length) { self.stats.keysUnique += batch.length; yield ColumnChunk.fromRows(batch); batch = []; } };
         // A directory sorted in memory is read without an await per key.
         const mem = sorter.sortedInMemory();
         const runs = mem ? null : sorter.sorted()[Symbol.asyncIterator]();

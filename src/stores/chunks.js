@@ -34,6 +34,13 @@ class ItemChunk {
   // Whether some key holds `part`: a cheap test before a filter that seldom drops anything.
   keysInclude(part) { return keysInclude(this, part); }
 
+  // Whether no key holds a code unit at or above U+D800, where JavaScript's order of strings
+  // is S3's (keys/order.js), so that a sort may use the native comparison.
+  utf16Ordered() {
+    if (this.utf16 === undefined) this.utf16 = !this.items.some((it) => HIGH.test(it.Key));
+    return this.utf16;
+  }
+
   slice(from, to) { return new ItemChunk(this.items.slice(from, to)); }
 
   toItems() { return this.items; }
@@ -46,6 +53,8 @@ class ItemChunk {
 
   static fromRows(rows) { return new ItemChunk(rows.map(rowItem)); }
 }
+
+const HIGH = /[\ud800-\uffff]/;
 
 function keysInclude(chunk, part) {
   for (let i = 0; i < chunk.length; i++) if (chunk.key(i).includes(part)) return true;
@@ -116,11 +125,49 @@ class ColumnChunk {
 
   slice(from, to = this.length) { return new ColumnChunk(this.c, this.from + from, this.from + Math.min(to, this.length)); }
 
+  // (of the whole page: one search of its joined keys)
+  utf16Ordered() {
+    const c = this.c;
+    if (c.utf16 === undefined) c.utf16 = !HIGH.test(c.keys);
+    return c.utf16;
+  }
+
   filterKeys(keep) { return new ItemChunk(this.toItems().filter((it) => keep(it.Key))); }
 
-  rows() { return this.toItems().map(itemRow); }
+  // Rows (itemRow's) straight from the columns, no item made on the way.
+  rows() {
+    const c = this.c;
+    const out = new Array(this.length);
+    let j = this.from;
+    let k0 = keyStart(c, j), e0 = j === 0 ? 0 : c.etagEnds[j - 1];
+    for (let i = 0; i < out.length; i++, j++) {
+      const k1 = c.keyEnds[j], e1 = c.etagEnds[j], t = c.times[j];
+      out[i] = [c.keys.slice(k0, k1), c.sizes[j], t === t ? t : null, e1 > e0 ? c.etags.slice(e0, e1) : null, c.classes ? c.classes[j] : 'STANDARD'];
+      k0 = k1 + 1;
+      e0 = e1;
+    }
+    return out;
+  }
 
-  static fromRows(rows) { return ItemChunk.fromRows(rows); }
+  // Rows back into columns (what a sort on disk or in memory hands on stays columns).
+  static fromRows(rows) {
+    const n = rows.length;
+    const keys = new Array(n), etags = new Array(n);
+    const sizes = new Float64Array(n), times = new Float64Array(n);
+    let classes = null, plain = true;
+    for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      keys[i] = r[0];
+      if (plain && r[0].indexOf('\n') >= 0) plain = false;
+      sizes[i] = r[1];
+      times[i] = r[2] === null ? NaN : r[2];
+      etags[i] = r[3] ?? ''; // S3 never sends an empty ETag
+      if (r[4] !== 'STANDARD' && !classes) classes = new Array(i).fill('STANDARD');
+      if (classes) classes.push(r[4]);
+    }
+    const joined = keys.join('\n');
+    return new ColumnChunk({ keys: joined, keyEnds: ends(keys, 1), plain: plain && !CONTROL.test(joined), etags: etags.join(''), etagEnds: ends(etags, 0), sizes, times, classes });
+  }
 
   // Items: {Key, Size, LastModified, ETag, StorageClass}, like every store lists.
   toItems() {
@@ -145,9 +192,20 @@ class ColumnChunk {
   }
 }
 
+// Control characters but the newline that joins keys: a key holding one does not print as is.
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f]/;
+
+// Where each string ends in strings.join(sep), sep of length gap.
+function ends(strings, gap) {
+  const out = new Uint32Array(strings.length);
+  let n = 0;
+  for (let i = 0; i < strings.length; i++) { out[i] = n += strings[i].length; n += gap; }
+  return out;
+}
+
 // A store's page as a chunk: pages of the lean path carry one, others a plain items array.
 function chunkOf(page) {
   return page.chunk || (page.chunk = new ItemChunk(page.items));
 }
 
-module.exports = { keysInclude, ItemChunk, ColumnChunk, chunkOf, itemRow, rowItem };
+module.exports = { keysInclude, ItemChunk, ColumnChunk, chunkOf, itemRow, rowItem, ends, CONTROL };

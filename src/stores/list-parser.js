@@ -7,7 +7,7 @@
 // that size in its large-object space until a full collection, and every key sliced from
 // it would keep all of it alive.
 const { isAscii } = require('buffer');
-const { ColumnChunk } = require('./chunks');
+const { ColumnChunk, ends, CONTROL } = require('./chunks');
 
 // A field outside the entries (a flag, a token, a folder), as a small string of its own.
 function between(buf, open, close, from, to, encoding = 'latin1') {
@@ -207,15 +207,6 @@ class ColumnSink {
   }
 }
 
-const CONTROL = /[\x00-\x09\x0b-\x1f\x7f]/;
-
-// Where each string ends in strings.join(sep), sep of length gap.
-function ends(strings, gap) {
-  const out = new Uint32Array(strings.length);
-  let n = 0;
-  for (let i = 0; i < strings.length; i++) { out[i] = n += strings[i].length; n += gap; }
-  return out;
-}
 
 // The page's entries go to sink; the rest of the page is returned.
 function parseInto(input, sink) {

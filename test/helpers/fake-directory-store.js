@@ -17,17 +17,13 @@ function makeRng(seed) {
   return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
 }
 
-function shuffle(a, rng) {
-  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rng() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
-  return a;
-}
-
 class DirectoryBucketError extends Error {
   constructor(code, message) { super(message); this.name = code; this.Code = code; this.$metadata = { httpStatusCode: 400 }; }
 }
 
 class FakeDirectoryStore {
-  // describe(key): the listing's Size, LastModified and ETag of a key (an HTTP fake's objects).
+  // describe(key): the listing's item of a key, {Key, Size, LastModified, ETag, StorageClass}
+  // (an HTTP fake's objects), or null for a key deleted since.
   constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, rounds = false, bucket = 'data--use1-az4--x-s3', describe = null } = {}) {
     this.describe = describe;
     this.rounds = rounds;
@@ -58,17 +54,22 @@ class FakeDirectoryStore {
   // After keys or uploads change: the directory tree is built again when next listed.
   changed() { this.dirs = null; this.sorted = null; }
 
-  // The entries a listing of prefix holds: with the delimiter, its keys and the
-  // CommonPrefixes (of keys and of open uploads) one level down.
+  // The entries a listing of prefix holds, as {n, at(i)}: a key (a string) or {Prefix} (none
+  // copied, so that a listing that reads a page or two of a large subtree costs what it
+  // reads): with the delimiter,
+  // its keys and the CommonPrefixes (of keys and of open uploads) one level down.
   _entries(prefix, delimiter) {
     if (!delimiter) { // the keys under prefix: a run of the keys sorted (by code units, where prefixes stay together)
       if (!this.sorted) this.sorted = [...this.keys].sort();
       const a = this.sorted;
-      let lo = 0, hi = a.length;
-      while (lo < hi) { const m = (lo + hi) >> 1; if (a[m] < prefix) lo = m + 1; else hi = m; }
-      const out = [];
-      for (let i = lo; i < a.length && a[i].startsWith(prefix); i++) out.push({ Key: a[i] });
-      return out;
+      const first = (past) => {
+        let lo = 0, hi = a.length;
+        while (lo < hi) { const m = (lo + hi) >> 1; if (past(a[m])) lo = m + 1; else hi = m; }
+        return lo;
+      };
+      const lo = first((k) => k < prefix);
+      const hi = first((k) => k < prefix || k.startsWith(prefix));
+      return { n: hi - lo, at: (i) => a[lo + i] };
     }
     if (!this.dirs) { // directory -> {keys, subs}, built once
       this.dirs = new Map();
@@ -83,9 +84,28 @@ class FakeDirectoryStore {
       };
       for (const k of this.keys) place(k, true);
       for (const k of this.uploads) place(k, false);
+      for (const d of this.dirs.values()) d.subs = [...d.subs];
     }
     const d = this.dirs.get(prefix);
-    return d ? [...d.keys.map((Key) => ({ Key })), ...[...d.subs].map((Prefix) => ({ Prefix }))] : [];
+    if (!d) return { n: 0, at: null };
+    return { n: d.keys.length + d.subs.length, at: (i) => (i < d.keys.length ? d.keys[i] : { Prefix: d.subs[i - d.keys.length] }) };
+  }
+
+  // The entries of a listing from `from` on, in the listing's own shuffle: a Fisher-Yates
+  // drawn as far as pages are read (swapped positions in a Map), and what was drawn kept,
+  // so that a continuation token sent again gets the same page.
+  _draw(chain, from, count) {
+    const { entries, drawn, swaps } = chain;
+    while (drawn.length < Math.min(entries.n, from + count)) {
+      const i = drawn.length;
+      const j = i + Math.floor(this.rng() * (entries.n - i));
+      const vi = swaps.has(i) ? swaps.get(i) : i;
+      const vj = swaps.has(j) ? swaps.get(j) : j;
+      swaps.set(j, vi);
+      swaps.delete(i);
+      drawn.push(entries.at(vj));
+    }
+    return drawn.slice(from, from + count);
   }
 
   // DeleteObjects: a batch naming a key with a control character other than TAB, LF and CR is
@@ -123,22 +143,22 @@ class FakeDirectoryStore {
       if (!chain) throw new DirectoryBucketError('InvalidArgument', 'The continuation token provided is incorrect');
       at = pos;
     } else {
-      chain = { id: this.nextChain++, entries: shuffle(this._entries(prefix, delimiter), this.rng) };
+      chain = { id: this.nextChain++, entries: this._entries(prefix, delimiter), drawn: [], swaps: new Map() };
       this.chains.set(chain.id, chain);
       at = 0;
     }
     const want = Math.min(maxKeys || this.maxKeys, this.maxKeys);
-    const page = chain.entries.slice(at, at + want);
+    const page = this._draw(chain, at, want);
     at += page.length;
-    const truncated = at < chain.entries.length;
+    const truncated = at < chain.entries.n;
     if (!truncated) this.chains.delete(chain.id);
     const items = [];
     for (const e of page) {
-      if (e.Key === undefined) continue;
-      const d = this.describe ? this.describe(e.Key) : {}; // null: deleted since the listing began
-      if (d) items.push({ Key: e.Key, Size: e.Key.length, LastModified: new Date(0), ETag: '"random-etag"', StorageClass: 'EXPRESS_ONEZONE', ...d });
+      if (typeof e !== 'string') continue;
+      if (!this.describe) items.push({ Key: e, Size: e.length, LastModified: new Date(0), ETag: '"random-etag"', StorageClass: 'EXPRESS_ONEZONE' });
+      else { const it = this.describe(e); if (it) items.push(it); } // null: deleted since the listing began
     }
-    const prefixes = delimiter ? page.filter((e) => e.Prefix !== undefined).map((e) => e.Prefix) : undefined;
+    const prefixes = delimiter ? page.filter((e) => typeof e !== 'string').map((e) => e.Prefix) : undefined;
     // Named again on a later page: the first subdirectory of every page but the first.
     if (this.repeatPrefixes && prefixes && at > page.length && chain.firstPrefix) prefixes.push(chain.firstPrefix);
     if (prefixes && prefixes.length && !chain.firstPrefix) chain.firstPrefix = prefixes[0];

@@ -5,20 +5,14 @@ const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
 const { GetObjectCommand, HeadObjectCommand } = require('@aws-sdk/client-s3');
+const { filesUnder } = require('../helpers/local-tree');
 const { createBucket, putObjects, sequentialList, runCli, s3client } = require('../helpers/s3env');
 
 const MiB = 1024 * 1024;
 const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-cp-'));
 
-function walk(root, rel = '') {
-  const out = [];
-  for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...walk(root, r)); else out.push(r);
-  }
-  return out;
-}
+const walk = filesUnder;
 
 test('bucket -> folder -> bucket round trip keeps keys, sizes and content', async () => {
   const src = await createBucket();

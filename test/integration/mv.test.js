@@ -10,6 +10,7 @@ const path = require('path');
 const crypto = require('crypto');
 const { GetObjectCommand } = require('@aws-sdk/client-s3');
 const { createBucket, putObjects, putMultipart, sequentialList, runCli, s3client } = require('../helpers/s3env');
+const { filesUnder } = require('../helpers/local-tree');
 const { runAws } = require('../helpers/awscli');
 const { prng } = require('../generators/prng');
 
@@ -62,14 +63,7 @@ async function bodyOf(bucket, key) {
   return Buffer.from(await out.Body.transformToByteArray());
 }
 
-function walk(root, rel = '') {
-  const out = [];
-  for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...walk(root, r)); else out.push(r);
-  }
-  return out.sort();
-}
+const walk = (root) => filesUnder(root).sort();
 
 // The per-object lines of a run, with the run's own bucket names and folders made neutral.
 const lines = (text, names) => text.split(/[\r\n]/).filter((l) => /^(move|delete|copy|upload|download): /.test(l))

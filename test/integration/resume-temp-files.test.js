@@ -12,6 +12,7 @@ const path = require('path');
 const crypto = require('crypto');
 const { spawn } = require('child_process');
 const { createBucket, putObjects, sequentialList, runCli, connection, testEnv, REPO_ROOT } = require('../helpers/s3env');
+const { filesUnder } = require('../helpers/local-tree');
 const { startFaultProxy } = require('../helpers/fault-proxy');
 const { prng } = require('../helpers/keysets');
 const { TEMP_PREFIX } = require('../../src/stores/local-paths');
@@ -48,15 +49,7 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-// Every file under dir, relative, with '/' separators.
-function walk(dir, rel = '') {
-  let entries;
-  try { entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }); } catch { return []; }
-  return entries.flatMap((e) => {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    return e.isDirectory() ? walk(dir, r) : [r];
-  });
-}
+const walk = filesUnder;
 const isTemp = (f) => path.basename(f).startsWith(TEMP_PREFIX);
 const md5 = (file) => crypto.createHash('md5').update(fs.readFileSync(file)).digest('hex');
 

@@ -10,6 +10,7 @@ const {
   PutObjectCommand, HeadObjectCommand, GetObjectCommand, GetObjectTaggingCommand, ListMultipartUploadsCommand,
 } = require('@aws-sdk/client-s3');
 const { createBucket, s3client, connection } = require('../helpers/s3env');
+const { filesUnder } = require('../helpers/local-tree');
 const { S3Store } = require('../../src/stores/s3-store');
 const { LocalStore } = require('../../src/stores/local-store');
 const { RequestStats } = require('../../src/stats');
@@ -76,13 +77,7 @@ async function pendingUploads(bucket) {
   return out.Uploads || [];
 }
 
-// Every file under dir, relative, with '/' separators.
-function walk(dir, rel = '') {
-  return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    return e.isDirectory() ? walk(dir, r) : [r];
-  });
-}
+const walk = filesUnder;
 const tempFiles = (dir) => walk(dir).filter((f) => path.basename(f).startsWith(TEMP_PREFIX));
 
 // A RequestStats that aborts `ac` once `limit` bytes have been counted.
