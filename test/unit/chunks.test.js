@@ -73,3 +73,26 @@ test('chunkOf wraps a plain page once and keeps a page\'s own chunk', () => {
   const own = new ColumnChunk(parseListColumns(xml(entry('x'))).columns);
   expect(chunkOf({ chunk: own })).toBe(own);
 });
+
+test('rows of a column chunk are those of its items, and rows back into columns are the same entries (a sort hands on columns)', () => {
+  const cols = new ColumnChunk(structuredClone(parseListColumns(page).columns));
+  const items = new ItemChunk(cols.toItems());
+  for (const [from, to] of [[0, 5], [1, 4], [2, 2]]) expect(cols.slice(from, to).rows()).toEqual(items.slice(from, to).rows());
+  // Rows of every shape: no date, no ETag, another class or none, keys that do not print as they are.
+  const rows = [['a', 1, 5, '"e"', 'STANDARD'], ['b\nc', 0, null, null, 'STANDARD'], ['d', 3, 7, '"f-2"', 'GLACIER'], ['e\x01', 4, 8, '"g"', undefined]];
+  for (let n = 0; n <= rows.length; n++) {
+    const back = ColumnChunk.fromRows(rows.slice(0, n));
+    expect(back.rows()).toEqual(rows.slice(0, n));
+    expect(back.toItems()).toEqual(ItemChunk.fromRows(rows.slice(0, n)).toItems());
+    // Printed as they are only while no key holds a newline or a control character.
+    expect(back.text()).toBe(n === 0 ? '' : n === 1 ? 'a\n' : null);
+  }
+});
+
+test('utf16Ordered: whether no key holds a code unit at or above U+D800 (the native order is then S3\'s)', () => {
+  for (const [keys, want] of [[['a', 'café', 'z'], true], [['a', '\ud7ff'], true], [['a', '\ue000'], false], [['😀'], false], [['\uffff'], false]]) {
+    const rows = keys.map((k) => [k, 1, 0, '"e"', 'STANDARD']);
+    expect([keys, ColumnChunk.fromRows(rows).utf16Ordered()]).toEqual([keys, want]);
+    expect([keys, ItemChunk.fromRows(rows).utf16Ordered()]).toEqual([keys, want]);
+  }
+});
