@@ -66,7 +66,7 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const awsExe = await awsBin();
   const gp = await startFakeS3({ listLatencyMs: o.latency, otherLatencyMs: o.latency });
-  const dir = await startFakeDirectoryS3({ seed: 1, latencyMs: o.latency });
+  const dir = await startFakeDirectoryS3({ seed: 1, latencyMs: o.latency, logRequests: false });
   const rows = [];
   const record = (row, r, check) => {
     const problems = [];
@@ -125,11 +125,13 @@ async function main() {
         dir.bucket(dst).changed();
         keys.forEach((k, i) => {
           if (i % Math.floor(keys.length / n) === 0) { want.copies.add(k); return; } // missing
-          if (i % Math.floor(keys.length / n) === 1) { dir.put(dst, k, 'y'.repeat(99)); want.copies.add(k); return; } // other size
-          dir.put(dst, k, 'x'.repeat(100), { mtime: Date.parse('2025-01-01T00:00:00Z') });
+          if (i % Math.floor(keys.length / n) === 1) { dir.put(dst, k, other); want.copies.add(k); return; } // other size
+          dir.put(dst, k, body, { mtime: Date.parse('2025-01-01T00:00:00Z') });
         });
         for (let i = 0; i < n; i++) { const k = `${keys[i * 7 % keys.length]}.extra-${i}`; if (!dir.object(src, k)) { dir.put(dst, k, 'e'); want.deletes.add(k); } }
+        dir.prime(dst);
       };
+      const other = Buffer.from('y'.repeat(99));
       const checkSync = () => {
         const a = dir.keys(src), b = dir.keys(dst);
         if (a.length !== b.length || a.some((k, i) => k !== b[i])) return `target holds ${b.length} keys, source ${a.length}`;
@@ -142,7 +144,8 @@ async function main() {
       record(syncRow, await run(blitz(['sync', `s3://${src}`, `s3://${dst}`, '--delete', ...at, '-q'])), checkSync);
       fill();
       record({ ...syncRow, tool: 'aws' }, await run(aws(awsExe, ['s3', 'sync', `s3://${src}`, `s3://${dst}`, '--delete', '--only-show-errors', ...at])), checkSync);
-      dir.bucket(dst).objects.clear();
+      dir.drop(dst);
+      dir.drop(src);
       gp.clear(gb);
     }
   } finally {

@@ -43,10 +43,13 @@ function endpointParts(u) {
 
 class LeanRequests {
   /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client,
-   *   express: () => a directory bucket's ExpressSessions (its client's, which may be replaced)} */
+   *   express: () => a directory bucket's ExpressSessions (its client's, which may be replaced),
+   *   directory: a directory bucket's requests signed with the caller's own keys, as the SDK
+   *   signs CopyObject there (service s3express, zonal endpoint, no session)} */
   constructor(o) {
     this.o = o;
-    this.signer = new Signer(o.express ? 's3express' : 's3');
+    this.zonalBucket = Boolean(o.express || o.directory);
+    this.signer = new Signer(this.zonalBucket ? 's3express' : 's3');
     this.watched = new WeakMap(); // signal -> its requests in flight from this thread
     this.pool = new HttpPool(o.maxSockets);
     // Requests after the first go to a request thread (requestThread: false keeps them here),
@@ -68,7 +71,7 @@ class LeanRequests {
       if (forcePathStyle !== false) return { ...e.at, path: `${e.base}/${bucket}${obj}` };
       return { ...e.at, host: `${bucket}.${e.host}`, hostname: `${bucket}.${e.hostname}`, path: `${e.base}${obj || '/'}` };
     }
-    if (this.o.express) {
+    if (this.zonalBucket) {
       const z = this.zonal && this.zonal.region === region ? this.zonal : (this.zonal = { region, ...endpointParts(new URL(`https://${zonalHost(bucket, region)}`)) });
       return { ...z.at, path: obj || '/' };
     }

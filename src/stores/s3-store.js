@@ -78,12 +78,16 @@ class S3Store {
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
     this.leanObjects = this.lean && new LeanObjects(this.lean);
-    // A directory bucket's listing takes the lean path too, signed with its sessions (its
-    // object requests stay the SDK's: CopyObject there is signed otherwise).
-    this.leanList = this.lean || (this.sessions && (o.fastPaths ?? DEFAULTS.fastPaths) ? new LeanRequests({
-      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, maxSockets: o.maxSockets, requestThread: o.requestThread,
-      stats: o.stats, client: () => this.client, express: () => this.sessions,
-    }) : null);
+    // A directory bucket's listing takes the lean path too, signed with its sessions, and so
+    // does its CopyObject, signed as the SDK signs it there (the caller's keys, no session:
+    // the source may be another bucket's). Its other object requests stay the SDK's.
+    const leanDirectory = (more) => new LeanRequests({
+      bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, maxSockets: o.maxSockets,
+      requestThread: o.requestThread, stats: o.stats, client: () => this.client, ...more,
+    });
+    const leanAllowed = (o.fastPaths ?? DEFAULTS.fastPaths) && !o.client;
+    this.leanList = this.lean || (this.sessions && (o.fastPaths ?? DEFAULTS.fastPaths) ? leanDirectory({ express: () => this.sessions }) : null);
+    this.leanCopy = this.lean || (this.directoryBucket && leanAllowed && !o.noSignRequest ? leanDirectory({ directory: true }) : null);
     // A copier that paces its requests per prefix sets this: a throttled object request on
     // the lean path is then thrown to it (Throttled) instead of being sent again through the
     // SDK at once, which would only add to the load the store just pushed back on.
@@ -443,9 +447,9 @@ class S3Store {
 
   async _copyObject(params, signal) {
     const p = { Bucket: this.bucket, RequestPayer: this.requestPayer, ...params };
-    if (this.lean && p.MetadataDirective !== 'REPLACE') {
+    if (this.leanCopy && p.MetadataDirective !== 'REPLACE') {
       try {
-        return await this.lean.copyObject(p, signal);
+        return await this.leanCopy.copyObject(p, signal);
       } catch (err) {
         this._fellBack(err, p.Key);
       }
@@ -623,6 +627,7 @@ class S3Store {
     this.client.destroy();
     if (this.leanList) this.leanList.destroy();
     if (this.lean && this.lean !== this.leanList) this.lean.destroy();
+    if (this.leanCopy && this.leanCopy !== this.lean) this.leanCopy.destroy();
   }
 }
 

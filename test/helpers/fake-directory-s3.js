@@ -99,7 +99,9 @@ function metaOf(headers) {
 }
 
 // latencyMs: each listing's wait (a benchmark's round trip); else a random tick or two.
-async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0, latencyMs = 0 } = {}) {
+// logRequests: keep every request in `requests` (tests read them; a benchmark's millions
+// would fill the heap).
+async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0, latencyMs = 0, logRequests = true } = {}) {
   const buckets = new Map();
   const sessions = new Map(); // token -> {expired}
   const requests = [];
@@ -300,7 +302,7 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
       const { body, headers } = await readRequest(req);
       const token = headers['x-amz-s3session-token'];
       // sdk: sent by the AWS SDK (it names each call), else by s3blitz's lean path.
-      requests.push({ method: req.method, bucket: name, key, query: Object.fromEntries(q), token, sdk: headers['amz-sdk-invocation-id'] !== undefined });
+      if (logRequests) requests.push({ method: req.method, bucket: name, key, query: Object.fromEntries(q), token, sdk: headers['amz-sdk-invocation-id'] !== undefined, copy: headers['x-amz-copy-source'] !== undefined });
       if (!name) return sendError(res, 501, 'NotImplemented');
       if (req.method === 'PUT' && !key && !q.toString()) { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys, latencyMs)); return sendXml(res, 200); }
       const b = buckets.get(name);
@@ -311,8 +313,8 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
         return sendXml(res, 200, `<?xml version="1.0" encoding="UTF-8"?><CreateSessionResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Credentials><SessionToken>${t}</SessionToken><SecretAccessKey>secret-${t}</SecretAccessKey><AccessKeyId>key-${t}</AccessKeyId><Expiration>${new Date(Date.now() + 300000).toISOString()}</Expiration></Credentials></CreateSessionResult>`);
       }
       // CopyObject and UploadPartCopy are signed with the caller's own credentials, as the SDK
-      // does (no session: the source may be another bucket's).
-      const iamSigned = req.method === 'PUT' && headers['x-amz-copy-source'] !== undefined && Boolean(headers.authorization);
+      // does (no session: the source may be another bucket's), for service s3express.
+      const iamSigned = req.method === 'PUT' && headers['x-amz-copy-source'] !== undefined && /Credential=[^/]+\/[^/]+\/[^/]+\/s3express\/aws4_request/.test(headers.authorization || '');
       const s = token && sessions.get(token);
       if (!s && !iamSigned) return sendError(res, 403, 'AccessDenied', 'A directory bucket takes requests with a session token (CreateSession)');
       if (s && s.expired) return sendError(res, 400, 'ExpiredToken', 'The provided token has expired.');
@@ -336,6 +338,7 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
     // (a Buffer is kept as it is: a benchmark gives its million objects one)
     put: (name, key, body = key, { mtime = Date.now(), checksums = {} } = {}) => bucket(name).set(key, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), etag: randomEtag(), mtime, meta: {}, checksums }),
     openUpload: (name, key) => { const b = bucket(name); b.uploads.set(`u${nextUpload++}`, { key, parts: new Map(), meta: {}, started: Date.now() }); b.changed(); },
+    drop: (name) => buckets.delete(name),
     keys: (name) => [...bucket(name).objects.keys()].sort(utf8Cmp),
     object: (name, key) => bucket(name).objects.get(key),
     // Makes ahead what listing a bucket costs the fake once (its directory model, and each

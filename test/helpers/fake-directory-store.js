@@ -17,6 +17,8 @@ function makeRng(seed) {
   return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
 }
 
+const MAX_CHAINS = 10000;
+
 class DirectoryBucketError extends Error {
   constructor(code, message) { super(message); this.name = code; this.Code = code; this.$metadata = { httpStatusCode: 400 }; }
 }
@@ -145,6 +147,9 @@ class FakeDirectoryStore {
     } else {
       chain = { id: this.nextChain++, entries: this._entries(prefix, delimiter), drawn: [], swaps: new Map() };
       this.chains.set(chain.id, chain);
+      // Listings given up part way (a sweep that ran long) are never finished: the oldest
+      // goes past MAX_CHAINS, its token then refused as S3 refuses one that expired.
+      if (this.chains.size > MAX_CHAINS) this.chains.delete(this.chains.keys().next().value);
       at = 0;
     }
     const want = Math.min(maxKeys || this.maxKeys, this.maxKeys);
