@@ -207,7 +207,6 @@ class ColumnSink {
   }
 }
 
-
 // The page's entries go to sink; the rest of the page is returned.
 function parseInto(input, sink) {
   const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
