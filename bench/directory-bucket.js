@@ -92,6 +92,7 @@ async function main() {
       const db = `dir-${layout}--use1-az4--x-s3`.toLowerCase();
       gp.seed(gb, seed.generator, o.count, { layout: seed.layout, seed: seed.seed, size: 100 });
       const body = Buffer.from('x'.repeat(100));
+      const other = Buffer.from('y'.repeat(99)); // (another size)
       for (const k of keys) dir.put(db, k, body, { mtime: Date.parse('2024-06-01T00:00:00Z') });
       dir.prime(db);
       console.log(`${layout}: ${keys.length} keys, ${o.latency} ms per LIST`);
@@ -131,7 +132,6 @@ async function main() {
         for (let i = 0; i < n; i++) { const k = `${keys[i * 7 % keys.length]}.extra-${i}`; if (!dir.object(src, k)) { dir.put(dst, k, 'e'); want.deletes.add(k); } }
         dir.prime(dst);
       };
-      const other = Buffer.from('y'.repeat(99));
       const checkSync = () => {
         const a = dir.keys(src), b = dir.keys(dst);
         if (a.length !== b.length || a.some((k, i) => k !== b[i])) return `target holds ${b.length} keys, source ${a.length}`;

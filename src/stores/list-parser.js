@@ -7,7 +7,7 @@
 // that size in its large-object space until a full collection, and every key sliced from
 // it would keep all of it alive.
 const { isAscii } = require('buffer');
-const { ColumnChunk, ends, CONTROL } = require('./chunks');
+const { ColumnChunk, ColumnSink } = require('./chunks');
 
 // A field outside the entries (a flag, a token, a folder), as a small string of its own.
 function between(buf, open, close, from, to, encoding = 'latin1') {
@@ -171,40 +171,6 @@ function parseEntries(x, sink, decode) {
     pos = x.indexOf(O_CONTENTS, c);
   }
   return ascii;
-}
-
-// Entries as a few columns, for the request thread: a structured clone of one joined string
-// and some typed arrays costs a fraction of a clone of a thousand objects. Keys are joined
-// with newlines: when none holds a control character (plain), a run of them prints as is.
-// Whether they increase is seen here, where each key is at hand anyway (sorted).
-class ColumnSink {
-  constructor() {
-    this.keys = []; this.sizes = []; this.times = []; this.etags = []; this.classes = null;
-    this.sorted = true;
-    this.plain = true;
-  }
-
-  add(key, size, time, etag, storageClass) {
-    const n = this.keys.length;
-    if (n > 0 && this.sorted && !(this.keys[n - 1] < key)) this.sorted = false;
-    if (this.plain && key.indexOf('\n') >= 0) this.plain = false;
-    this.keys.push(key);
-    this.sizes.push(size);
-    this.times.push(time);
-    this.etags.push(etag === undefined ? '' : etag); // S3 never sends an empty ETag
-    if (storageClass !== 'STANDARD' && !this.classes) this.classes = this.keys.slice(0, -1).map(() => 'STANDARD');
-    if (this.classes) this.classes.push(storageClass);
-  }
-
-  columns() {
-    const keys = this.keys.join('\n');
-    return {
-      keys, keyEnds: ends(this.keys, 1), plain: this.plain && !CONTROL.test(keys),
-      etags: this.etags.join(''), etagEnds: ends(this.etags, 0),
-      sizes: Float64Array.from(this.sizes), times: Float64Array.from(this.times),
-      classes: this.classes,
-    };
-  }
 }
 
 // The page's entries go to sink; the rest of the page is returned.

@@ -73,7 +73,8 @@ class S3Store {
     this.throttleListeners = new Set();
     this.client = this._watch(o.client || createS3Client({ ...o, maxSockets: o.maxSockets }));
     this.opened = null;
-    this.lean = !(o.fastPaths ?? DEFAULTS.fastPaths) || o.client || this.directoryBucket ? null : new LeanRequests({
+    const fast = o.fastPaths ?? DEFAULTS.fastPaths;
+    this.lean = !fast || o.client || this.directoryBucket ? null : new LeanRequests({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, anonymous: Boolean(o.noSignRequest),
       maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
     });
@@ -85,9 +86,8 @@ class S3Store {
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, maxSockets: o.maxSockets,
       requestThread: o.requestThread, stats: o.stats, client: () => this.client, ...more,
     });
-    const leanAllowed = (o.fastPaths ?? DEFAULTS.fastPaths) && !o.client;
-    this.leanList = this.lean || (this.sessions && (o.fastPaths ?? DEFAULTS.fastPaths) ? leanDirectory({ express: () => this.sessions }) : null);
-    this.leanCopy = this.lean || (this.directoryBucket && leanAllowed && !o.noSignRequest ? leanDirectory({ directory: true }) : null);
+    this.leanList = this.lean || (this.sessions && fast ? leanDirectory({ express: () => this.sessions }) : null);
+    this.leanCopy = this.lean || (this.directoryBucket && fast && !o.client && !o.noSignRequest ? leanDirectory({ directory: true }) : null);
     // A copier that paces its requests per prefix sets this: a throttled object request on
     // the lean path is then thrown to it (Throttled) instead of being sent again through the
     // SDK at once, which would only add to the load the store just pushed back on.

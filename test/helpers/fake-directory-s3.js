@@ -40,10 +40,12 @@ function randomEtag() {
 // many times, and the fake's CPU must not be what it measures): its item, and its <Contents>
 // element in each encoding. Kept with the key: a renamed object is listed under its new one.
 function listed(o, key) {
-  if (!o.listed || o.listed.key !== key) o.listed = { key, item: { Key: key, Size: o.body.length, LastModified: new Date(o.mtime), ETag: `"${o.etag}"`, StorageClass: 'EXPRESS_ONEZONE', Listed: null }, xml: {} };
-  const l = o.listed;
-  l.item.Listed = l;
-  return l;
+  if (!o.listed || o.listed.key !== key) {
+    const l = { key, item: { Key: key, Size: o.body.length, LastModified: new Date(o.mtime), ETag: `"${o.etag}"`, StorageClass: 'EXPRESS_ONEZONE' }, xml: {} };
+    l.item.Listed = l; // (contentsXml finds the cache from the item a page holds)
+    o.listed = l;
+  }
+  return o.listed;
 }
 
 // (a Buffer: a page is the concatenation of its entries' bytes, no string made and encoded)

@@ -56,10 +56,10 @@ class FakeDirectoryStore {
   // After keys or uploads change: the directory tree is built again when next listed.
   changed() { this.dirs = null; this.sorted = null; }
 
-  // The entries a listing of prefix holds, as {n, at(i)}: a key (a string) or {Prefix} (none
+  // The entries a listing of prefix holds, as {n, at(i)}: a key (a string) or {Prefix}, none
   // copied, so that a listing that reads a page or two of a large subtree costs what it
-  // reads): with the delimiter,
-  // its keys and the CommonPrefixes (of keys and of open uploads) one level down.
+  // reads. With the delimiter, its keys and the CommonPrefixes (of keys and of open uploads)
+  // one level down.
   _entries(prefix, delimiter) {
     if (!delimiter) { // the keys under prefix: a run of the keys sorted (by code units, where prefixes stay together)
       if (!this.sorted) this.sorted = [...this.keys].sort();
