@@ -227,7 +227,7 @@ class DirectoryLister {
     let failure = null;
     const start = (dir) => {
       if (listings.has(dir)) return listings.get(dir);
-      const sorter = new ExternalSorter((r) => r[0], compareKeys, { chunk: this.sortKeys });
+      const sorter = new ExternalSorter((r) => r[0], { chunk: this.sortKeys });
       const subs = [];
       let utf16 = true; // no key of the directory holds a code unit >= U+D800 (so far)
       const p = this._list(dir, (chunk, found) => {
@@ -239,7 +239,7 @@ class DirectoryLister {
         fill();
       }).then(() => {
         // Runs on disk were sorted by compareKeys; where no key holds a high code unit the
-        // native order is the same, and what is left sorts and merges by it.
+        // native order is the same, and the runs merge by it.
         if (utf16) sorter.compare = compareCodeUnits;
         return { sorter, subs: subs.sort(compareKeys) };
       }, (err) => { failure = failure || err; sorter.remove(); throw err; });

@@ -192,7 +192,7 @@ class GuardedLister {
       return;
     }
     // Rows as plain data (chunk.rows), turned back into chunks of their kind on the way out.
-    const sorter = new ExternalSorter((r) => r[0], compareKeys);
+    const sorter = new ExternalSorter((r) => r[0]);
     let kind = ItemChunk;
     try {
       for await (const raw of walk.chunks()) {

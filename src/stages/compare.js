@@ -199,7 +199,7 @@ class Comparison {
     let src = mapped(itemsOf(this.srcListing));
     let sorter = null;
     if (this.method === 'sorted-spool') {
-      sorter = new ExternalSorter((r) => r.targetKey, compareKeys);
+      sorter = new ExternalSorter((r) => r.targetKey);
       for await (const r of src) sorter.push(r);
       src = (async function* () {
         for await (const r of sorter.sorted()) yield { targetKey: r.targetKey, item: { ...r.item, LastModified: r.item.LastModified ? new Date(r.item.LastModified) : null } };

@@ -72,7 +72,7 @@ const nameOf = (e) => (e.Prefix !== undefined ? e.Prefix : e.Key);
 // holds none is not shown.
 async function* directoryLevel(store, prefix, startAfter, { signal, stats, concurrency }) {
   const dir = prefix.slice(0, prefix.lastIndexOf('/') + 1);
-  const sorter = new ExternalSorter((r) => r[0], compareKeys, { chunk: T.DIR_SORT_KEYS });
+  const sorter = new ExternalSorter((r) => r[0], { chunk: T.DIR_SORT_KEYS });
   const holdsKeys = (folder) => directoryPage(store, folder, undefined, { walk: false, maxKeys: 1, signal, stats }).then((p) => p.chunk.length > 0);
   try {
     const keep = (name) => name.startsWith(prefix) && (startAfter === null || compareKeys(name, startAfter) > 0);

@@ -1,11 +1,14 @@
 'use strict';
 // Records on disk instead of in memory. A Spool appends JSON lines to a temp file and
-// reads them back; an ExternalSorter sorts records of any number by a key, holding at
-// most `chunk` of them in memory (sorted runs on disk, merged on the way out).
+// reads them back; an ExternalSorter sorts records of any number by their keys in S3's
+// order, holding at most `chunk` of them in memory (sorted runs on disk, merged on the way
+// out).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const readline = require('readline');
+const { compareKeys } = require('../keys/order');
+const { sortByKey } = require('../keys/sort');
 
 function tempDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-spool-'));
@@ -49,10 +52,11 @@ class Spool {
 }
 
 class ExternalSorter {
-  /** @param keyOf record -> string; compare (a, b) of keys */
-  constructor(keyOf, compare, { chunk = 100000 } = {}) {
+  /** @param keyOf record -> its key. this.compare (compareKeys) merges the runs: a caller
+   * that knows a cheaper comparison agreeing with it on its keys may set it. */
+  constructor(keyOf, { chunk = 100000 } = {}) {
     this.keyOf = keyOf;
-    this.compare = compare;
+    this.compare = compareKeys;
     this.chunk = chunk;
     this.mem = [];
     this.runs = [];
@@ -66,10 +70,7 @@ class ExternalSorter {
     if (this.mem.length >= this.chunk) this._spill();
   }
 
-  _sortMem() {
-    const { keyOf, compare } = this;
-    this.mem.sort((a, b) => compare(keyOf(a), keyOf(b)));
-  }
+  _sortMem() { sortByKey(this.mem, this.keyOf); }
 
   _spill() {
     if (!this.dir) this.dir = tempDir();

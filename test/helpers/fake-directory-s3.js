@@ -62,7 +62,7 @@ class Bucket {
     this.objects = new Map(); // key -> {body, etag, mtime, meta, contentType, checksums}
     this.uploads = new Map(); // uploadId -> {key, parts: Map(n -> {body, etag}), meta, contentType}
     this.model = new FakeDirectoryStore([], {
-      seed, maxKeys, bucket: name, latencyMs,
+      seed, maxKeys, bucket: name, latencyMs, measureCpu: false,
       describe: (k) => { const o = this.objects.get(k); return o && listed(o, k).item; },
     });
   }
@@ -349,6 +349,7 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
       const b = bucket(name);
       b.fresh()._entries('', '/');
       b.model._entries('', undefined);
+      b.model.describeAll();
       for (const [k, o] of b.objects) { const { item } = listed(o, k); contentsXml(item, true); contentsXml(item, false); }
     },
     sessionsCreated: () => sessions.size,
