@@ -2,6 +2,7 @@
 const { resolveLocation } = require('./location');
 const { S3Store } = require('./s3-store');
 const { LocalStore } = require('./local-store');
+const { UsageError } = require('../errors');
 
 // How the target is reached: the --to-* options, else the source's. A --to-profile
 // brings its own credentials, so the source's are not carried over.
@@ -41,7 +42,22 @@ function openStore(options, role = 'source') {
       stats: options.stats,
     })
     : new LocalStore({ root: location.path, stats: options.stats });
+  if (role === 'source') refuseVersionsOfDirectoryBucket(store, options);
   return { store, location };
+}
+
+// A directory bucket keeps no versions (its only version id is "null"): a version chosen
+// there is refused before any request, whatever the server would answer (a listing of
+// versions there is not implemented; a GET of another version id is refused).
+function refuseVersionsOfDirectoryBucket(store, options) {
+  if (!store.directoryBucket) return;
+  const asked = options.allVersions ? '--all-versions'
+    : options.asOf !== undefined && options.asOf !== null ? '--as-of'
+      : options.versionId !== undefined && options.versionId !== null && options.versionId !== 'null' ? '--version-id' : null;
+  if (asked) {
+    store.destroy();
+    throw new UsageError(`${store.bucket} is a directory bucket, which keeps no versions: ${asked} has nothing to choose there`);
+  }
 }
 
 module.exports = { openStore, targetConnection };

@@ -21,7 +21,9 @@
 // - RenameObject: PUT /bucket/new?renameObject with x-amz-rename-source: /bucket/old
 //   (URL-encoded), If-None-Match: * answered 412 when the new key exists, and
 //   x-amz-rename-source-if-match when the source's ETag differs; metadata, ETag, checksums
-//   and dates travel with the object.
+//   and dates travel with the object;
+// - no versions: a request naming a version id other than "null" is refused (400
+//   InvalidArgument), and ListObjectVersions is not implemented (501).
 const http = require('http');
 const crypto = require('crypto');
 const { FakeDirectoryStore, DirectoryBucketError } = require('./fake-directory-store');
@@ -325,6 +327,8 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
         return sendError(res, 403, 'SignatureDoesNotMatch', 'A session request is signed with the session\'s keys for service s3express');
       }
       if (s && expireEvery && ++signed % expireEvery === 0) expireSessions();
+      // No versions: "null" is the only version id there is.
+      if (q.has('versionId') && q.get('versionId') !== 'null') return sendError(res, 400, 'InvalidArgument', 'Invalid version id specified');
       return key ? await objectRequest(req, res, b, key, q, body, headers) : await bucketRequest(req, res, b, q, body);
     } catch (err) {
       if (err instanceof DirectoryBucketError) return sendError(res, 400, err.Code, err.message);

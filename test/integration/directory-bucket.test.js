@@ -412,3 +412,64 @@ describe('directory bucket with local folders, streams and checksums', () => {
     }
   });
 });
+
+describe('directory bucket and versions', () => {
+  const os = require('os');
+  const fs = require('fs');
+  const path = require('path');
+  // Every command that reads a source, with each way of choosing a version. A directory
+  // bucket keeps none, so each cell must be refused before any request (exit 2, one line),
+  // nothing changed. Where the same command line is a usage error on any bucket (checked here
+  // on a general-purpose name at an endpoint that answers nothing), its own message may come
+  // first; else the line must say that the bucket is a directory bucket.
+  const commands = {
+    ls: (b) => ['ls', `s3://${b}`],
+    summarize: (b) => ['summarize', `s3://${b}`],
+    'cp to a folder': (b, dir) => ['cp', `s3://${b}/a/`, dir],
+    'cp one object': (b, dir) => ['cp', `s3://${b}/a/1`, path.join(dir, 'one')],
+    cat: (b) => ['cat', `s3://${b}/a/1`],
+    sync: (b, dir) => ['sync', `s3://${b}`, dir],
+    compare: (b, dir) => ['compare', `s3://${b}`, dir],
+    rm: (b) => ['rm', `s3://${b}/a/`],
+    mv: (b) => ['mv', `s3://${b}/a/1`, `s3://${b}/moved/1`],
+    head: (b) => ['head', `s3://${b}/a/1`],
+    each: (b) => ['each', `s3://${b}`, '--map', 'js:(item) => {}'],
+  };
+  const selectors = { '--all-versions': ['--all-versions'], '--as-of': ['--as-of', '2025-01-01T00:00:00Z'], '--version-id': ['--version-id', 'v123'] };
+  const cells = Object.keys(commands).flatMap((c) => Object.keys(selectors).map((s) => [c, s]));
+  // A sample of the cells each run, drawn by the seed.
+  const r = prng(SEED + 600);
+  const sample = cells.filter(() => r.next() < 0.4);
+
+  test.each(sample)('directory bucket %s %s: refused before any request, nothing changed', async (command, selector) => {
+    const b = dirBucket();
+    fake.bucket(b);
+    for (const k of ['a/1', 'a/2', 'b/3']) fake.put(b, k, `body of ${k}`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-versions-'));
+    try {
+      const before = fake.requests.length;
+      const run = await runCli([...commands[command](b, dir), ...selectors[selector], '--endpoint-url', fake.endpoint]);
+      expect(run.code).toBe(2);
+      expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(fake.requests.length).toBe(before);
+      expect(fakeContents(b)).toEqual(new Map(['a/1', 'a/2', 'b/3'].map((k) => [k, `body of ${k}`])));
+      expect(fs.readdirSync(dir)).toEqual([]);
+      if (!/is a directory bucket, which keeps no versions/.test(run.stderr)) {
+        const general = await runCli([...commands[command]('general-bucket', dir), ...selectors[selector], '--endpoint-url', 'http://127.0.0.1:1']);
+        expect({ command, selector, general: general.code, stderr: general.stderr.trim() }).toEqual({ command, selector, general: 2, stderr: run.stderr.trim() });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('directory bucket --version-id null names the one version there is', async () => {
+    const b = dirBucket();
+    fake.bucket(b);
+    fake.put(b, 'a/1', 'the only version');
+    const run = await runCli(['cat', `s3://${b}/a/1`, '--version-id', 'null', '--endpoint-url', fake.endpoint]);
+    expect({ code: run.code, stdout: run.stdout, stderr: quiet(run.stderr) }).toEqual({ code: 0, stdout: 'the only version', stderr: '' });
+    // (the request named it: the fake refuses any other version id, as S3 does there)
+    expect(fake.requests.filter((q) => q.bucket === b && q.query.versionId === 'null').length).toBeGreaterThan(0);
+  });
+});
