@@ -411,6 +411,38 @@ describe('directory bucket with local folders, streams and checksums', () => {
       fs.rmSync(root, { recursive: true, force: true });
     }
   });
+
+  test('directory bucket to directory bucket, one endpoint: a multipart object is copied part by part on the server (UploadPartCopy), in its own layout', async () => {
+    const r = prng(SEED + 700);
+    const from = dirBucket(), to = dirBucket();
+    fake.bucket(from);
+    fake.bucket(to);
+    const at = ['--endpoint-url', fake.endpoint];
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-parts-'));
+    try {
+      // A drawn size over two parts of 5 MiB, uploaded in parts; and a small file beside it.
+      const body = crypto.randomBytes(10 * MiB + 1 + r.int(5 * MiB));
+      writeFolder(root, [['big.bin', body], ['small.txt', 'small']]);
+      const upload = await runCli(['cp', `${root}/`, `s3://${from}/in/`, ...big, ...at]);
+      expect({ code: upload.code, stderr: quiet(upload.stderr) }).toEqual({ code: 0, stderr: '' });
+      const parts = Math.ceil(body.length / (5 * MiB));
+      expect(fake.object(from, 'in/big.bin').etag).toMatch(new RegExp(`-${parts}$`));
+      const before = fake.requests.length;
+      const copy = await runCli(['cp', `s3://${from}/in/`, `s3://${to}/out/`, ...big, ...at]);
+      expect({ code: copy.code, stderr: quiet(copy.stderr) }).toEqual({ code: 0, stderr: '' });
+      expect(fake.object(to, 'out/big.bin').body.equals(body)).toBe(true);
+      expect(fake.object(to, 'out/small.txt').body.toString()).toBe('small');
+      const during = fake.requests.slice(before);
+      // Parts copied on the server in the source's layout, the small file in one CopyObject,
+      // and no object's bytes read through this machine.
+      expect(during.filter((q) => q.copy && q.query.uploadId !== undefined).length).toBe(parts);
+      expect(during.filter((q) => q.copy && q.query.uploadId === undefined).length).toBe(1);
+      expect(during.filter((q) => q.method === 'GET' && q.key).length).toBe(0);
+      expect(fake.object(to, 'out/big.bin').etag).toMatch(new RegExp(`-${parts}$`));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('directory bucket and versions', () => {
