@@ -109,6 +109,7 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
   const buckets = new Map();
   const sessions = new Map(); // token -> {expired}
   const requests = [];
+  const watchers = new Set(); // onRequest's
   let signed = 0; // requests that carried a session token
   let nextSession = 1;
   let nextUpload = 1;
@@ -296,17 +297,21 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
 
   const server = http.createServer(async (req, res) => {
     try {
-      const u = new URL(req.url, 'http://x');
-      const [, name, ...rest] = u.pathname.split('/');
+      // The path as sent: a URL object would resolve "." and ".." segments, which are part
+      // of a key in S3.
+      const qAt = req.url.indexOf('?');
+      const [, name, ...rest] = (qAt < 0 ? req.url : req.url.slice(0, qAt)).split('/');
       // The SDK writes every request of a directory bucket at a custom endpoint with one more
       // slash: /bucket//key, /bucket//?list-type=2.
       const path = rest.join('/');
       const key = decodeURIComponent(path.startsWith('/') ? path.slice(1) : path);
-      const q = u.searchParams;
+      const q = new URLSearchParams(qAt < 0 ? '' : req.url.slice(qAt + 1));
       const { body, headers } = await readRequest(req);
       const token = headers['x-amz-s3session-token'];
       // sdk: sent by the AWS SDK (it names each call), else by s3blitz's lean path.
-      if (logRequests) requests.push({ method: req.method, bucket: name, key, query: Object.fromEntries(q), token, sdk: headers['amz-sdk-invocation-id'] !== undefined, copy: headers['x-amz-copy-source'] !== undefined });
+      const seen = { method: req.method, bucket: name, key, query: Object.fromEntries(q), token, sdk: headers['amz-sdk-invocation-id'] !== undefined, copy: headers['x-amz-copy-source'] !== undefined };
+      if (logRequests) requests.push(seen);
+      for (const f of watchers) f(seen);
       if (!name) return sendError(res, 501, 'NotImplemented');
       if (req.method === 'PUT' && !key && !q.toString()) { if (!buckets.has(name)) buckets.set(name, new Bucket(name, seed + buckets.size, maxKeys, latencyMs)); return sendXml(res, 200); }
       const b = buckets.get(name);
@@ -340,6 +345,8 @@ async function startFakeDirectoryS3({ seed = 1, maxKeys = 1000, expireEvery = 0,
   return {
     endpoint: `http://127.0.0.1:${server.address().port}`,
     requests,
+    // f(request) as each arrives (before it is answered); returns what stops it.
+    onRequest: (f) => { watchers.add(f); return () => watchers.delete(f); },
     bucket,
     // (a Buffer is kept as it is: a benchmark gives its million objects one)
     put: (name, key, body = key, { mtime = Date.now(), checksums = {} } = {}) => bucket(name).set(key, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), etag: randomEtag(), mtime, meta: {}, checksums }),

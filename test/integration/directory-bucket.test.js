@@ -445,6 +445,63 @@ describe('directory bucket with local folders, streams and checksums', () => {
   });
 });
 
+describe('directory bucket copies interrupted and resumed', () => {
+  const os = require('os');
+  const fs = require('fs');
+  const path = require('path');
+  const { spawn } = require('child_process');
+  const { BATCH } = require('../../src/journal/run-journal');
+  const { testEnv, REPO_ROOT } = require('../helpers/s3env');
+  const CONCURRENCY = 8;
+
+  // The CLI, killed with SIGKILL once `when(request, copiesSoFar)` says so.
+  function runUntil(args, env, when) {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/s3blitz.js'), ...args], { env: { ...testEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let copies = 0;
+      const off = fake.onRequest((q) => {
+        if (q.copy) copies++;
+        if (!child.killed && when(q, copies)) child.kill('SIGKILL');
+      });
+      child.on('close', (code, sig) => { off(); resolve({ code, sig }); });
+    });
+  }
+
+  test('directory bucket cp to a directory bucket, killed at a drawn copy, resumes: every key once, little copied twice', async () => {
+    const r = prng(SEED + 800);
+    const from = dirBucket(), to = dirBucket();
+    fake.bucket(from);
+    fake.bucket(to);
+    let keys = [];
+    while (keys.length < 400) keys = drawTree(r).slice(0, 1500);
+    for (const k of keys) fake.put(from, k, `${k}:${r.int(1e6)}`);
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-resume-'));
+    try {
+      const journal = path.join(state, 'run.jsonl');
+      const args = ['cp', `s3://${from}`, `s3://${to}`, '--endpoint-url', fake.endpoint, '--copy-concurrency', String(CONCURRENCY), '--journal', journal, '--json'];
+      const at = Math.floor(keys.length * (0.2 + 0.6 * r.next()));
+      const killed = await runUntil(args, { XDG_STATE_HOME: state }, (q, copies) => q.copy && copies >= at);
+      expect(killed.sig).toBe('SIGKILL');
+      expect(fs.existsSync(journal)).toBe(true);
+      const before = new Set(fake.keys(to));
+      const copied = [];
+      const off = fake.onRequest((q) => { if (q.copy && q.bucket === to) copied.push(q.key); });
+      const again = await runCli(args, { env: { XDG_STATE_HOME: state } });
+      off();
+      expect({ code: again.code, stderr: quiet(again.stderr) }).toEqual({ code: 0, stderr: expect.stringMatching(/resuming from/) });
+      // Every key there with its bytes; each one missing at the kill copied on the resume;
+      // of those present, at most the copies in flight and one journal batch copied again.
+      expect(fakeContents(to)).toEqual(fakeContents(from));
+      for (const k of keys) if (!before.has(k)) expect(copied).toContain(k);
+      expect(copied.filter((k) => before.has(k)).length).toBeLessThanOrEqual(CONCURRENCY + 1 + BATCH);
+      expect(new Set(copied).size).toBe(copied.length);
+      expect(fs.existsSync(journal)).toBe(false);
+    } finally {
+      fs.rmSync(state, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('directory bucket and versions', () => {
   const os = require('os');
   const fs = require('fs');
