@@ -14,11 +14,12 @@ const { compareKeys } = require('./order');
 const rank = (c) => (c < 0xd800 ? c : c >= 0xe000 ? c - 0x800 : c + 0x2000) + 1;
 
 const MAX_UNITS = 8; // code units a number may hold (7-bit ASCII: 8 × 6 bits would not fit)
+const FEW = 6; // below so many records a comparison sort costs less than the numbers' setup (measured)
 
 /** Sorts records (in place) by keyOf(record) in S3's order; returns them. */
 function sortByKey(records, keyOf = (k) => k) {
   const n = records.length;
-  if (n < 2) return records;
+  if (n < FEW) return n < 2 ? records : records.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
   const keys = new Array(n);
   for (let i = 0; i < n; i++) keys[i] = keyOf(records[i]);
   // The keys' common prefix (nothing past it tells them apart) is the smallest and the

@@ -244,6 +244,7 @@ class DirectoryLister {
         return { sorter, subs: subs.sort(compareKeys) };
       }, (err) => { failure = failure || err; sorter.remove(); throw err; });
       p.catch(() => {}); // awaited where output needs it
+      p.then(() => { p.settled = true; }, () => { p.settled = true; });
       listings.set(dir, p);
       return p;
     };
@@ -258,14 +259,20 @@ class DirectoryLister {
       }
     };
     const self = this;
+    // Keys go out in chunks of PAGE whatever directories they come from (a tree of small
+    // directories would otherwise make a chunk of each); what is held goes out before output
+    // waits on a listing.
+    let batch = [];
+    const flush = function* () { if (batch.length) { self.stats.keysUnique += batch.length; yield ColumnChunk.fromRows(batch); batch = []; } };
     async function* emit(dir) {
       if (failure) throw failure;
       reached = dir;
-      const { sorter, subs } = await start(dir);
+      const listing = start(dir);
+      if (!listing.settled) yield* flush();
+      const { sorter, subs } = await listing;
       fill();
       try {
-        let batch = [], prev = null, s = 0;
-        const flush = function* () { if (batch.length) { self.stats.keysUnique += batch.length; yield ColumnChunk.fromRows(batch); batch = []; } };
+        let prev = null, s = 0;
         // A directory sorted in memory is read without an await per key.
         const mem = sorter.sortedInMemory();
         const runs = mem ? null : sorter.sorted()[Symbol.asyncIterator]();
@@ -276,11 +283,10 @@ class DirectoryLister {
           const key = row[0];
           if (key === prev) { self.duplicates++; continue; }
           prev = key;
-          while (s < subs.length && compareKeys(subs[s], key) < 0) { yield* flush(); yield* emit(subs[s++]); }
+          while (s < subs.length && compareKeys(subs[s], key) < 0) yield* emit(subs[s++]);
           batch.push(row);
           if (batch.length === PAGE) yield* flush();
         }
-        yield* flush();
         while (s < subs.length) yield* emit(subs[s++]);
       } finally {
         sorter.remove();
@@ -289,6 +295,7 @@ class DirectoryLister {
     }
     try {
       yield* emit(root);
+      yield* flush();
     } finally {
       // Listings started ahead and never output (a failure, or the consumer stopped): ended and removed.
       this.stopped = true;

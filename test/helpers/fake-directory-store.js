@@ -142,7 +142,8 @@ class FakeDirectoryStore {
     this.requests.push({ prefix, startAfter, continuationToken, delimiter });
     if (startAfter) throw new DirectoryBucketError('InvalidArgument', 'StartAfter is not supported for directory buckets');
     if (delimiter !== undefined && delimiter !== '/') throw new DirectoryBucketError('InvalidArgument', 'Delimiter must be "/" in a directory bucket');
-    if (delimiter && prefix && !prefix.endsWith('/')) throw new DirectoryBucketError('InvalidArgument', 'Prefix must end in the delimiter in a directory bucket');
+    // (AWS: "For directory buckets, only prefixes that end in a delimiter (/) are supported", with the delimiter or without)
+    if (prefix && !prefix.endsWith('/')) throw new DirectoryBucketError('InvalidArgument', 'Prefix must end in the delimiter in a directory bucket');
     this.inflight++;
     this.maxInflight = Math.max(this.maxInflight, this.inflight);
     try {
