@@ -19,7 +19,8 @@ const FEW = 6; // below so many records a comparison sort costs less than the nu
 /** Sorts records (in place) by keyOf(record) in S3's order; returns them. */
 function sortByKey(records, keyOf = (k) => k) {
   const n = records.length;
-  if (n < FEW) return n < 2 ? records : records.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  const byComparison = () => records.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  if (n < FEW) return byComparison();
   const keys = new Array(n);
   for (let i = 0; i < n; i++) keys[i] = keyOf(records[i]);
   // The keys' common prefix (nothing past it tells them apart) is the smallest and the
@@ -39,7 +40,7 @@ function sortByKey(records, keyOf = (k) => k) {
   }
   const unitBits = Math.max(1, Math.ceil(Math.log2(top + 1)));
   const units = Math.min(MAX_UNITS, Math.floor((53 - indexBits) / unitBits));
-  if (units < 1) return records.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  if (units < 1) return byComparison();
   const radix = 2 ** unitBits, shift = 2 ** indexBits;
   const nums = new Float64Array(n);
   for (let i = 0; i < n; i++) {

@@ -243,7 +243,7 @@ class DirectoryLister {
         if (utf16) sorter.compare = compareCodeUnits;
         return { sorter, subs: subs.sort(compareKeys) };
       }, (err) => { failure = failure || err; sorter.remove(); throw err; });
-      p.catch(() => {}); // awaited where output needs it
+      // Marked when done either way (a failure is awaited where output needs it).
       p.then(() => { p.settled = true; }, () => { p.settled = true; });
       listings.set(dir, p);
       return p;

@@ -10,12 +10,14 @@
 // a lister with `concurrency` requests at once takes at least
 //   min over L of max(L, ceil(F(root, L) / concurrency)) rounds.
 // (Optimistic: a walk's first page names every subdirectory, and requests pack perfectly.)
+const { depthOf } = require('../../src/keys/depth');
+
 function directoryBounds(keys, { page = 1000, concurrency = 100 } = {}) {
   const index = new Map(); // dir -> its number
   const dirs = []; // {direct, subtree, subs: Set of numbers, depth}
   const at = (d) => {
     let i = index.get(d);
-    if (i === undefined) { i = dirs.length; index.set(d, i); dirs.push({ direct: 0, subtree: 0, subs: new Set(), depth: d.split('/').length - 1 }); }
+    if (i === undefined) { i = dirs.length; index.set(d, i); dirs.push({ direct: 0, subtree: 0, subs: new Set(), depth: depthOf(d) }); }
     return i;
   };
   for (const k of keys) {
