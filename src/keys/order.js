@@ -26,6 +26,9 @@ function compareKeys(a, b) {
 // (chunks' utf16Ordered), and cheaper than compareKeys.
 function compareCodeUnits(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 
+// A code unit at or above U+D800: a key without one compares natively as in S3's order.
+const HIGH = /[\ud800-\uffff]/;
+
 function keyBytes(key) { return Buffer.byteLength(key, 'utf8'); }
 
 // A lone surrogate cannot be encoded as UTF-8, so no S3 key contains one.
@@ -112,4 +115,4 @@ function utf16SafePrefix(k) {
 function maxKey(a, b) { return compareKeys(a, b) >= 0 ? a : b; }
 function minKey(a, b) { return compareKeys(a, b) <= 0 ? a : b; }
 
-module.exports = { MAX_KEY_BYTES, compareKeys, compareCodeUnits, keyBytes, keyProblem, hasLoneSurrogate, commonPrefix, prefixEnd, lastKeyWith, keyBefore, maxKey, minKey, utf16SafePrefix };
+module.exports = { MAX_KEY_BYTES, compareKeys, compareCodeUnits, HIGH, keyBytes, keyProblem, hasLoneSurrogate, commonPrefix, prefixEnd, lastKeyWith, keyBefore, maxKey, minKey, utf16SafePrefix };

@@ -2,23 +2,27 @@
 // Trust but verify, page by page: a page is strictly increasing in S3's UTF-8 key order,
 // starts after its StartAfter and stays inside the prefix. A store that fails is an
 // UntrustedStore (see guarded-lister.js).
-const { compareKeys } = require('../keys/order');
+const { compareKeys, compareCodeUnits } = require('../keys/order');
 const { chunkOf } = require('../stores/chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
 
-function compareAscii(a, b) { return a === b ? 0 : a < b ? -1 : 1; }
+// How a page's keys compare with any key: natively where none holds a code unit at or above
+// U+D800 (the lean parser marks ASCII pages and says so of the others): at the first place
+// such a key differs from another, the two orders agree (keys/order.js).
+function comparerFor(page) {
+  return page.ascii || chunkOf(page).utf16Ordered() ? compareCodeUnits : compareKeys;
+}
 
-// Keys of ASCII only (the lean parser marks such pages) compare correctly with the native
-// operator. A page the parser saw increasing (sorted) needs only its ends checked: keys
+// A page the parser saw increasing in S3's order (sorted) needs only its ends checked: keys
 // between two keys with the prefix have it too. Returns null, or what is wrong.
 function pageDisorder(page, after, prefix) {
-  const cmp = page.ascii ? compareAscii : compareKeys;
+  const cmp = comparerFor(page);
   const chunk = chunkOf(page);
   const outside = (key) => `returned ${showKey(key)}, outside the prefix ${showKey(prefix)}`;
   const early = (key, prev, k) => (k === 0
     ? `answered StartAfter ${showKey(prev)} with ${showKey(key)}, which does not come after it in S3's UTF-8 key order`
     : `listed ${showKey(key)} after ${showKey(prev)}, not in S3's UTF-8 key order`);
-  if (page.sorted && page.ascii) {
+  if (page.sorted) {
     const n = chunk.length;
     if (n === 0) return null;
     const first = chunk.key(0);
@@ -53,4 +57,4 @@ function acceptableStartAfter(key) {
   return !/(^|[/\\])\s*\.{1,2}\s*([/\\]|$)/.test(key) && !key.includes('//');
 }
 
-module.exports = { pageDisorder, pageInOrder, checkPage, acceptableStartAfter, compareAscii };
+module.exports = { pageDisorder, pageInOrder, checkPage, acceptableStartAfter, comparerFor };

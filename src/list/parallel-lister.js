@@ -24,7 +24,7 @@ const { FatalError } = require('../errors');
 const { option } = require('../options');
 const { chunkOf } = require('../stores/chunks');
 const { UntrustedStore, showKey } = require('./untrusted-store');
-const { checkPage, pageInOrder, acceptableStartAfter, compareAscii } = require('./page-check');
+const { checkPage, pageInOrder, acceptableStartAfter, comparerFor } = require('./page-check');
 const { Record, keysWithin, firstDifference, minKeyOrNull, overlapOf } = require('./page-agreement');
 const { LatencyWatch } = require('./hedge');
 const { RequestGate } = require('./request-gate');
@@ -93,6 +93,16 @@ function sendableBefore(sub) {
 // A request as an error message names it.
 function asked({ prefix, startAfter }) {
   return startAfter ? `after ${showKey(startAfter)}` : `with the prefix ${showKey(prefix)}`;
+}
+
+// The first index in [lo, hi) of a chunk in increasing key order whose key comes after
+// bound (hi: none).
+function firstAbove(chunk, lo, hi, bound, cmp) {
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (cmp(chunk.key(m), bound) > 0) hi = m; else lo = m + 1;
+  }
+  return lo;
 }
 
 class ParallelLister {
@@ -363,7 +373,7 @@ class ParallelLister {
     checkPage(page, args.startAfter || '', args.prefix);
     if (this.onPage) this.onPage(chunk);
     if (n > 1) st.checkedPages++;
-    const cmp = page.ascii ? compareAscii : compareKeys;
+    const cmp = comparerFor(page);
     if (n === 0 && page.truncated) {
       if (++st.emptyTruncated > T.EMPTY_TRUNCATED_MAX) throw new FatalError(`the store keeps answering with empty pages it says are truncated (the last after ${showKey(args.startAfter)})`);
     }
@@ -406,19 +416,15 @@ class ParallelLister {
       const s = segs[i];
       let chunkStart = -1, chunkEnd = -1;
       const from = k;
-      if (!s.done && cmp(chunk.key(k), s.cursor) > 0 && (s.end === null || cmp(last, s.end) <= 0)) {
-        // The rest of the page, verified increasing, lies inside this segment past its cursor.
-        chunkStart = k;
-        chunkEnd = k = n;
-        s.cursor = last;
-      }
-      for (; k < n; k++) {
-        const key = chunk.key(k);
-        if (s.end !== null && cmp(key, s.end) > 0) break;
-        if (s.done || cmp(key, s.cursor) <= 0) { st.overlap++; continue; }
-        if (chunkStart < 0) chunkStart = k;
-        chunkEnd = k + 1;
-        s.cursor = key;
+      // The page is verified increasing: its keys up to the segment's end, and of those the
+      // ones past its cursor, are each a run found by bisection.
+      k = s.end === null || cmp(last, s.end) <= 0 ? n : firstAbove(chunk, k, n, s.end, cmp);
+      const fresh = s.done ? k : firstAbove(chunk, from, k, s.cursor, cmp);
+      st.overlap += fresh - from;
+      if (fresh < k) {
+        chunkStart = fresh;
+        chunkEnd = k;
+        s.cursor = chunk.key(k - 1);
       }
       if (chunkStart >= 0) {
         s.wire = null;

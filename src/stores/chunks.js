@@ -5,6 +5,10 @@
 // those. A page from the lean path stays in its columns until then: pages wait (in flight,
 // for order, in queues) long enough to outlive young collections, and a waiting page of
 // columns is a few objects where a page of items is four per key.
+const { HIGH, compareKeys } = require('../keys/order');
+
+const SURROGATE = /[\ud800-\udfff]/;
+const BMP_HIGH = /[\ue000-\uffff]/;
 
 class ItemChunk {
   constructor(items) {
@@ -54,7 +58,6 @@ class ItemChunk {
   static fromRows(rows) { return new ItemChunk(rows.map(rowItem)); }
 }
 
-const HIGH = /[\ud800-\uffff]/;
 
 function keysInclude(chunk, part) {
   for (let i = 0; i < chunk.length; i++) if (chunk.key(i).includes(part)) return true;
@@ -183,17 +186,34 @@ class ColumnChunk {
 // for ColumnChunk.fromRows): a structured clone of one joined string and some typed arrays
 // costs a fraction of a clone of a thousand objects. Keys are joined with newlines: when
 // none holds a control character (plain), a run of them prints as is.
-// Whether they increase is seen here, where each key is at hand anyway (sorted).
+// Whether they increase in S3's order is seen here, where each key is at hand anyway
+// (sorted), and whether any holds a code unit at or above U+D800 (utf16: if none, native
+// comparisons of them are S3's order). The native comparison of two keys is S3's unless
+// one holds a surrogate and the other a unit in U+E000..U+FFFF (keys/order.js): only such
+// neighbours are compared by compareKeys.
 class ColumnSink {
   constructor() {
     this.keys = []; this.sizes = []; this.times = []; this.etags = []; this.classes = null;
     this.sorted = true;
+    this.utf16 = true;
+    this.astral = false; this.bmpHigh = false; // what the last key holds
     this.plain = true;
   }
 
-  add(key, size, time, etag, storageClass) {
+  // ascii: the parser knows the key is plain ASCII.
+  add(key, size, time, etag, storageClass, ascii = false) {
     const n = this.keys.length;
-    if (n > 0 && this.sorted && !(this.keys[n - 1] < key)) this.sorted = false;
+    if (this.sorted || this.utf16) {
+      const astral = !ascii && SURROGATE.test(key), bmpHigh = !ascii && BMP_HIGH.test(key);
+      if (astral || bmpHigh) this.utf16 = false;
+      if (n > 0 && this.sorted) {
+        const prev = this.keys[n - 1];
+        const mixed = (astral && this.bmpHigh) || (bmpHigh && this.astral);
+        if (mixed ? compareKeys(prev, key) >= 0 : !(prev < key)) this.sorted = false;
+      }
+      this.astral = astral;
+      this.bmpHigh = bmpHigh;
+    }
     if (this.plain && key.indexOf('\n') >= 0) this.plain = false;
     this.keys.push(key);
     this.sizes.push(size);
@@ -206,7 +226,7 @@ class ColumnSink {
   columns() {
     const keys = this.keys.join('\n');
     return {
-      keys, keyEnds: ends(this.keys, 1), plain: this.plain && !CONTROL.test(keys),
+      keys, keyEnds: ends(this.keys, 1), plain: this.plain && !CONTROL.test(keys), utf16: this.utf16,
       etags: this.etags.join(''), etagEnds: ends(this.etags, 0),
       sizes: Float64Array.from(this.sizes), times: Float64Array.from(this.times),
       classes: this.classes,

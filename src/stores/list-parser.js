@@ -122,7 +122,7 @@ function sizeAt(x, start) {
 // a key may not be plain ASCII (it had %-escapes or entities). Fields that repeat
 // (timestamps, STANDARD) are compared in place, so most entries cost a key, an ETag and
 // what the sink makes of them. decode: decodeUrlXml or decodeEntities.
-function parseEntries(x, sink, decode) {
+function parseEntries(x, sink, decode, latin1) {
   let ascii = true;
   let lmText = null, lmTime = NaN;
   for (let pos = x.indexOf(O_CONTENTS); pos >= 0;) {
@@ -131,7 +131,8 @@ function parseEntries(x, sink, decode) {
     const ke = k < 0 ? -1 : x.indexOf('</Key>', k);
     if (ke < 0) throw new PageError('a ListObjectsV2 entry has no Key');
     const key = x.slice(k + 5, ke);
-    if (ascii && (key.indexOf('%') >= 0 || key.indexOf('&') >= 0)) ascii = false;
+    const plainKey = latin1 && key.indexOf('%') < 0 && key.indexOf('&') < 0; // ASCII once decoded ('+' is a space)
+    if (!plainKey) ascii = false;
     c = ke + 6;
     let time = NaN;
     const lm = find(x, '<LastM', c, pos); // <LastModified>
@@ -167,7 +168,7 @@ function parseEntries(x, sink, decode) {
       }
       if (sc >= c) c = sc + 14;
     }
-    sink.add(decode(key), size, time, etag, storageClass);
+    sink.add(plainKey && key.indexOf('+') < 0 ? key : decode(key), size, time, etag, storageClass, plainKey);
     pos = x.indexOf(O_CONTENTS, c);
   }
   return ascii;
@@ -192,7 +193,7 @@ function parseInto(input, sink) {
     if (end < 0) end = buf.lastIndexOf(T_CContents);
     if (end < pos) throw new PageError('truncated ListObjectsV2 response');
     end += T_CContents.length;
-    if (!parseEntries(buf.toString(enc, pos, end), sink, decode)) ascii = false;
+    if (!parseEntries(buf.toString(enc, pos, end), sink, decode, enc === 'latin1')) ascii = false;
     lastEnd = end;
     pos = buf.indexOf(T_Contents, end);
   }
@@ -227,8 +228,8 @@ function parseListColumns(input) {
   const sink = new ColumnSink();
   const page = parseInto(input, sink);
   page.columns = sink.columns();
-  // Strictly increasing by the native order, which is S3's for ASCII keys.
-  if (page.ascii && sink.sorted) page.sorted = true;
+  // Strictly increasing in S3's order (the sink compares order keys natively).
+  if (sink.sorted) page.sorted = true;
   return page;
 }
 

@@ -6,6 +6,7 @@
 // {Key, VersionId, IsLatest, DeleteMarker, Size, LastModified, ETag, StorageClass,
 // NoncurrentSince (when a newer version or delete marker replaced it; null for the latest)}.
 const { ItemChunk, keysInclude } = require('./chunks');
+const { HIGH } = require('../keys/order');
 
 class VersionChunk {
   /** keys: one per row; starts: where each row's versions begin in `versions` (and one past the end). */
@@ -47,6 +48,15 @@ class VersionChunk {
   text() { return null; }
 
   keysInclude(part) { return keysInclude(this, part); }
+
+  // Whether no key holds a code unit at or above U+D800 (chunks.js).
+  utf16Ordered() {
+    if (this.utf16 === undefined) {
+      this.utf16 = true;
+      for (let i = 0; i < this.length && this.utf16; i++) if (HIGH.test(this.key(i))) this.utf16 = false;
+    }
+    return this.utf16;
+  }
 
   slice(from, to = this.length) {
     return new VersionChunk(this.keys, this.starts, this.versions, this.from + from, this.from + Math.min(to, this.length));

@@ -2,34 +2,12 @@
 // sortByKey against an order computed independently: the keys' UTF-8 bytes (Buffer.compare).
 const { sortByKey } = require('../../src/keys/sort');
 const { prng } = require('../generators/prng');
+const { drawKeys } = require('../generators/key-sets');
 
 const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
 console.log(`key-sort seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
 
 const byBytes = (keys) => keys.map((k) => [Buffer.from(k, 'utf8'), k]).sort((a, b) => Buffer.compare(a[0], b[0])).map((x) => x[1]);
-
-// Code units from every part of the order: ASCII, control characters, below and above the
-// surrogates, U+E000..U+FFFF and astral code points (where UTF-16 and UTF-8 orders part).
-const UNITS = ['a', 'b', 'z', '0', '9', '/', '-', '.', ' ', '\u0001', '\n', '\u007f', 'é', 'ÿ', '中', '\uD7FF', '\uE000', '\uFF21', '\uFFFD', '\uFFFF', '\u{10000}', '😀', '\u{10FFFF}'];
-
-// A set of keys drawn from r: a shared stem (none, short or long) and tails whose
-// alphabet, length and repetition vary, so the sort's numbers run from all-distinct to
-// all-tied and keys end inside the code units a number holds.
-function drawKeys(r) {
-  const stem = ['', 'x', 'logs/2024/02/15/host-04/part-00', '😀/'.repeat(1 + r.int(20)), 'a'.repeat(1 + r.int(300))][r.int(5)];
-  const alphabet = r.next() < 0.5 ? UNITS.slice(0, 1 + r.int(UNITS.length)) : ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
-  const n = [0, 1, 2, 3, 10, 100, 1000, 5000][r.int(8)];
-  const maxLen = 1 + r.int(14);
-  const keys = [];
-  for (let i = 0; i < n; i++) {
-    if (keys.length && r.next() < 0.05) { keys.push(r.pick(keys)); continue; } // the same key twice
-    let tail = '';
-    const len = r.int(maxLen + 1);
-    for (let j = 0; j < len; j++) tail += r.pick(alphabet);
-    keys.push(stem + tail);
-  }
-  return keys;
-}
 
 describe('sortByKey: S3 UTF-8 order', () => {
   test.each(Array.from({ length: 40 }, (_, i) => SEED + i))('drawn key set, seed %i, agrees with the UTF-8 bytes', (seed) => {
