@@ -522,12 +522,17 @@ class ParallelLister {
   // its own first page, asked from its start, has come).
   _forget() {
     const segs = this.segs;
-    let lowest = null;
-    for (const req of this.pending) if (!req.settled && (lowest === null || compareKeys(req.after, lowest) < 0)) lowest = req.after;
+    let lowest; // the least StartAfter of the requests in flight, found once a segment asks
     for (let i = 0; i < segs.length; i++) {
       const s = segs[i];
-      if (!s.own && !s.foreign) continue;
-      if ((i === 0 || segs[i - 1].done) && (lowest === null || compareKeys(lowest, s.start) > 0)) { s.own = null; s.foreign = null; }
+      if ((!s.own && !s.foreign) || !(i === 0 || segs[i - 1].done)) continue;
+      if (lowest === undefined) {
+        lowest = null;
+        for (const req of this.pending) if (!req.settled && (lowest === null || compareKeys(req.after, lowest) < 0)) lowest = req.after;
+      }
+      if (lowest !== null && compareKeys(lowest, s.start) <= 0) break; // and so for every later segment
+      s.own = null;
+      s.foreign = null;
     }
   }
 
