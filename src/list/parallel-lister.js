@@ -124,6 +124,8 @@ class ParallelLister {
     // room for a few pages per request slot keeps every slot at work.
     this.baseWindow = options.reorderWindow || Math.max(T.WINDOW_MIN_PAGES, T.WINDOW_PAGES_PER_SLOT * this.concurrency) * PAGE;
     this.minPiece = (options.minPiecePages || T.MIN_PIECE_PAGES) * PAGE;
+    this.windowBytes = options.windowBytes || T.WINDOW_BYTES;
+    this.keyBytes = { bytes: 0, rows: 0 }; // of the keys read, for the window
     this.signal = options.signal;
     this.stats = options.stats || new RequestStats();
     this.log = options.log || (() => {});
@@ -155,10 +157,14 @@ class ParallelLister {
   get inflight() { return this.gate.inflight; }
 
   // The reorder window in rows. A store whose rows weigh more than one entry (keys with their
-  // versions) gets a window of as many entries, not rows.
+  // versions) gets a window of as many entries, not rows; and entries whose keys are long get
+  // a window of WINDOW_BYTES at most, by the mean size of the keys read so far (two bytes a
+  // code unit unless the page was ASCII, as V8 holds them).
   get window() {
     const w = this.store.rowWeight ? this.store.rowWeight() : 1;
-    return w > 1 ? this.baseWindow / w : this.baseWindow;
+    const rows = w > 1 ? this.baseWindow / w : this.baseWindow;
+    const held = this.keyBytes.rows ? w * (T.HELD_ENTRY_BYTES + this.keyBytes.bytes / this.keyBytes.rows) : 0;
+    return held > 0 ? Math.min(rows, this.windowBytes / held) : rows;
   }
 
   get error() { return this.out.error; }
@@ -371,6 +377,10 @@ class ParallelLister {
     st.pages++;
     st.keysReturned += n;
     checkPage(page, args.startAfter || '', args.prefix);
+    if (this.ordered && n > 0) {
+      this.keyBytes.bytes += chunk.keyUnits() * (page.ascii ? 1 : 2);
+      this.keyBytes.rows += n;
+    }
     if (this.onPage) this.onPage(chunk);
     if (n > 1) st.checkedPages++;
     const cmp = comparerFor(page);

@@ -47,6 +47,9 @@ class ItemChunk {
 
   slice(from, to) { return new ItemChunk(this.items.slice(from, to)); }
 
+  // The UTF-16 code units of its keys together (what holding them costs, with utf16Ordered).
+  keyUnits() { let n = 0; for (const it of this.items) n += it.Key.length; return n; }
+
   toItems() { return this.items; }
 
   // The rows whose keys pass `keep`, as a chunk of the same kind.
@@ -127,6 +130,8 @@ class ColumnChunk {
   }
 
   slice(from, to = this.length) { return new ColumnChunk(this.c, this.from + from, this.from + Math.min(to, this.length)); }
+
+  keyUnits() { return this.length === 0 ? 0 : this.c.keyEnds[this.from + this.length - 1] - keyStart(this.c, this.from) - (this.length - 1); }
 
   // (of the whole page: one search of its joined keys)
   utf16Ordered() {

@@ -49,6 +49,8 @@ class VersionChunk {
 
   keysInclude(part) { return keysInclude(this, part); }
 
+  keyUnits() { let n = 0; for (let i = 0; i < this.length; i++) n += this.key(i).length; return n; }
+
   // Whether no key holds a code unit at or above U+D800 (chunks.js).
   utf16Ordered() {
     if (this.utf16 === undefined) {

@@ -130,9 +130,10 @@ describe('ParallelLister behaviour', () => {
   // below it ("d2." + U+10FFFF names the folder d2 to a store that lists folder by folder).
   test.each([true, false])('a scout\'s first request reads on past a small subtree (ordered: %s)', async (ordered) => {
     const base = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
-    console.log(`scout-request seeds ${base}..${base + 4} (S3BLITZ_TEST_SEED=${base} replays them)`);
+    console.log(`scout-request seeds from ${base} (S3BLITZ_TEST_SEED=${base} replays them)`);
     let asked = 0, past = 0;
-    for (let seed = base; seed < base + 5; seed++) {
+    // Layouts are drawn until a scout has read past a small subtree: at least 5, at most 40.
+    for (let seed = base; seed < base + 40 && (seed < base + 5 || past === 0); seed++) {
       const store = new FakeListStore(generateLayout(seed, 20000, { family: 'flat' }).keys, { seed });
       const sent = [];
       const list = store.listPage.bind(store);
@@ -159,12 +160,14 @@ describe('ParallelLister behaviour', () => {
   // A segment placed at a folder a folder listing named ("d2/") asks from just before the
   // folder's name ("d1" + U+10FFFF: never "d2" or "d2." + U+10FFFF, which a store that lists
   // folder by folder takes as "after the folder d2"), so a page reads a small folder whole
-  // and goes on past it. Fresh seeds of a family of many folders, both orders.
+  // and goes on past it. Fresh seeds of a family of many folders, both orders: layouts are
+  // drawn until one has a small folder a segment was placed at (some draws have none), at
+  // least 5 and at most 40.
   test.each([true, false])('a folder segment\'s first request reads on past a small folder (ordered: %s)', async (ordered) => {
     const base = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
-    console.log(`folder-request seeds ${base}..${base + 4} (S3BLITZ_TEST_SEED=${base} replays them)`);
+    console.log(`folder-request seeds from ${base} (S3BLITZ_TEST_SEED=${base} replays them)`);
     let past = 0;
-    for (let seed = base; seed < base + 5; seed++) {
+    for (let seed = base; seed < base + 40 && (seed < base + 5 || past === 0); seed++) {
       const store = new FakeListStore(generateLayout(seed, 20000, { family: 'tenants' }).keys, { seed });
       const lister = new ParallelLister(store, { listConcurrency: 16, ordered, log: () => {} });
       // The first request of each segment placed at a folder (kind "folder"), and its page.
@@ -216,6 +219,22 @@ describe('ParallelLister behaviour', () => {
     for await (const page of lister.pages()) { void page; maxHeld = Math.max(maxHeld, lister.buffered); }
     // The window bounds what new requests may add; requests in flight can add one page each.
     expect(maxHeld).toBeLessThan(5000 + 50 * 1000);
+  });
+
+  test('ordered output holds back keys by their bytes where keys are long', async () => {
+    const keys = generators.random(40000, 5).map((k) => `${'\u00e9'.repeat(400)}/${k}`); // 800+ bytes each, held
+    const held = async (options) => {
+      const lister = new ParallelLister(new FakeListStore(keys, { seed: 5 }), { listConcurrency: 10, ...options });
+      let maxHeld = 0;
+      for await (const page of lister.pages()) { void page; maxHeld = Math.max(maxHeld, lister.buffered); }
+      return { maxHeld, window: lister.window };
+    };
+    const capped = await held({ windowBytes: 2 * 1024 * 1024 });
+    expect(capped.window).toBeLessThan(2 * 1024 * 1024 / 800);
+    expect(capped.maxHeld).toBeLessThan(capped.window + 10 * 1000); // and a page for each request in flight
+    // The same listing with the window in keys alone holds far more: the cap is what bound it.
+    const uncapped = await held({ windowBytes: 1e12 });
+    expect(uncapped.maxHeld).toBeGreaterThan(capped.window + 10 * 1000);
   });
 
   test('an aborted signal stops the listing', async () => {
