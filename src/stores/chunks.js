@@ -61,7 +61,6 @@ class ItemChunk {
   static fromRows(rows) { return new ItemChunk(rows.map(rowItem)); }
 }
 
-
 function keysInclude(chunk, part) {
   for (let i = 0; i < chunk.length; i++) if (chunk.key(i).includes(part)) return true;
   return false;
