@@ -40,15 +40,12 @@ class ItemChunk {
 
   // Whether no key holds a code unit at or above U+D800, where JavaScript's order of strings
   // is S3's (keys/order.js), so that a sort may use the native comparison.
-  utf16Ordered() {
-    if (this.utf16 === undefined) this.utf16 = !this.items.some((it) => HIGH.test(it.Key));
-    return this.utf16;
-  }
+  utf16Ordered() { return (this.utf16 ??= keysUtf16(this)); }
 
   slice(from, to) { return new ItemChunk(this.items.slice(from, to)); }
 
   // The UTF-16 code units of its keys together (what holding them costs, with utf16Ordered).
-  keyUnits() { let n = 0; for (const it of this.items) n += it.Key.length; return n; }
+  keyUnits() { return keyUnits(this); }
 
   toItems() { return this.items; }
 
@@ -64,6 +61,18 @@ class ItemChunk {
 function keysInclude(chunk, part) {
   for (let i = 0; i < chunk.length; i++) if (chunk.key(i).includes(part)) return true;
   return false;
+}
+
+// utf16Ordered and keyUnits of a chunk that holds its keys one by one.
+function keysUtf16(chunk) {
+  for (let i = 0; i < chunk.length; i++) if (HIGH.test(chunk.key(i))) return false;
+  return true;
+}
+
+function keyUnits(chunk) {
+  let n = 0;
+  for (let i = 0; i < chunk.length; i++) n += chunk.key(i).length;
+  return n;
 }
 
 function itemRow(it) {
@@ -132,12 +141,8 @@ class ColumnChunk {
 
   keyUnits() { return this.length === 0 ? 0 : this.c.keyEnds[this.from + this.length - 1] - keyStart(this.c, this.from) - (this.length - 1); }
 
-  // (of the whole page: one search of its joined keys)
-  utf16Ordered() {
-    const c = this.c;
-    if (c.utf16 === undefined) c.utf16 = !HIGH.test(c.keys);
-    return c.utf16;
-  }
+  // (of the whole page, as the sink that made the columns saw it)
+  utf16Ordered() { return this.c.utf16; }
 
   filterKeys(keep) { return new ItemChunk(this.toItems().filter((it) => keep(it.Key))); }
 
@@ -253,4 +258,4 @@ function chunkOf(page) {
   return page.chunk || (page.chunk = new ItemChunk(page.items));
 }
 
-module.exports = { keysInclude, ItemChunk, ColumnChunk, ColumnSink, chunkOf, itemRow, rowItem };
+module.exports = { keysInclude, keysUtf16, keyUnits, ItemChunk, ColumnChunk, ColumnSink, chunkOf, itemRow, rowItem };

@@ -5,8 +5,7 @@
 // markers in the server's order, newest first. Items (toItems) are the versions, flattened:
 // {Key, VersionId, IsLatest, DeleteMarker, Size, LastModified, ETag, StorageClass,
 // NoncurrentSince (when a newer version or delete marker replaced it; null for the latest)}.
-const { ItemChunk, keysInclude } = require('./chunks');
-const { HIGH } = require('../keys/order');
+const { ItemChunk, keysInclude, keysUtf16, keyUnits } = require('./chunks');
 
 class VersionChunk {
   /** keys: one per row; starts: where each row's versions begin in `versions` (and one past the end). */
@@ -49,16 +48,10 @@ class VersionChunk {
 
   keysInclude(part) { return keysInclude(this, part); }
 
-  keyUnits() { let n = 0; for (let i = 0; i < this.length; i++) n += this.key(i).length; return n; }
+  keyUnits() { return keyUnits(this); }
 
   // Whether no key holds a code unit at or above U+D800 (chunks.js).
-  utf16Ordered() {
-    if (this.utf16 === undefined) {
-      this.utf16 = true;
-      for (let i = 0; i < this.length && this.utf16; i++) if (HIGH.test(this.key(i))) this.utf16 = false;
-    }
-    return this.utf16;
-  }
+  utf16Ordered() { return (this.utf16 ??= keysUtf16(this)); }
 
   slice(from, to = this.length) {
     return new VersionChunk(this.keys, this.starts, this.versions, this.from + from, this.from + Math.min(to, this.length));
