@@ -2,6 +2,7 @@
 // Every option of the library and the CLI: its one name (the CLI's flag in camelCase), its
 // default, and the help the CLI shows. The library functions check the names they are given
 // against this table, so a misspelled option is an error, not silently ignored.
+const os = require('os');
 const { UsageError } = require('./errors');
 
 const MiB = 1024 * 1024;
@@ -40,6 +41,12 @@ function parseDuration(value, name) {
 
 const env = process.env;
 
+// One thread per core beyond the main thread's, 1 to 4.
+function defaultRequestThreads() {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.min(4, Math.max(1, cores - 1));
+}
+
 // name: { default, help, type, min, max }. Options without a default are left out when not
 // given. Defaults from the environment are read once, when the module loads. type (int, size:
 // bytes, or duration: ms) and the range [min, max] are checked once, by parseOptions, where a
@@ -60,6 +67,9 @@ const OPTIONS = {
   // request through the SDK, S3BLITZ_REQUEST_THREAD=0 keeps lean requests on the main thread.
   fastPaths: { default: env.S3BLITZ_FAST_PATHS !== '0' },
   requestThread: { default: env.S3BLITZ_REQUEST_THREAD !== '0' },
+  // More than one where cores are to spare: pages are parsed where they arrive, so listing
+  // scales past one core's parsing (the main thread still merges and checks every page).
+  requestThreads: { default: defaultRequestThreads(), type: 'int', min: 1, max: 16, help: 'threads that send lean requests and parse list pages (default: one per core beyond the first, 1 to 4)' },
   // Pages held back to give keys in order (cp lists with a small window: copies are slower).
   reorderWindow: {}, maxQueuedPages: {},
   // summarize, each, map.

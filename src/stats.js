@@ -12,6 +12,7 @@ class RequestStats {
     this.pages = 0;
     this.checkedPages = 0; // pages of two or more keys: the ones whose order says something
     this.threadRequests = 0; // list pages and copies sent (and pages parsed) on the request thread
+    this.requestThreads = 0; // request threads started (the most of any one store)
     this.keysReturned = 0;
     this.keysUnique = 0;
     this.overlap = 0;
@@ -95,6 +96,7 @@ class RequestStats {
       folderListings: this.folderListings,
       pages: this.pages,
       threadRequests: this.threadRequests,
+      requestThreads: this.requestThreads,
       keysReturned: this.keysReturned,
       keysUnique: this.keysUnique,
       overlap: this.overlap,

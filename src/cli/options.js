@@ -13,7 +13,8 @@ function connectionOptions(cmd) {
     .option('--path-style', 'path-style addressing (default for --endpoint-url)')
     .option('--no-path-style', 'virtual-hosted-style addressing even with --endpoint-url')
     .option('--request-payer <who>', 'requester: accept charges for a requester-pays bucket')
-    .option('--no-sign-request', 'anonymous requests to the source (a public bucket): no credentials are looked up');
+    .option('--no-sign-request', 'anonymous requests to the source (a public bucket): no credentials are looked up')
+    .option('--request-threads <n>', help('requestThreads'));
 }
 
 function sourceOptions(cmd) {
@@ -93,7 +94,7 @@ function libraryOptions(source, opts) {
   const o = {};
   if (source !== undefined) o.source = source;
   const copy = ['bucket', 'prefix', 'startAfter', 'stopAt', 'filter', 'pattern', 'listConcurrency', 'maxListRequests',
-    'endpointUrl', 'region', 'profile', 'requestPayer', 'sequential', 'allVersions', 'asOf', 'headConcurrency'];
+    'endpointUrl', 'region', 'profile', 'requestPayer', 'requestThreads', 'sequential', 'allVersions', 'asOf', 'headConcurrency'];
   for (const k of copy) if (opts[k] !== undefined) o[k] = opts[k];
   // --metadata / --tags (ls, summarize, each, map); --filter-metadata / --filter-tags (cp, sync, compare).
   if (opts.metadata === true || opts.filterMetadata) o.withMetadata = true;

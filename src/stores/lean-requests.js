@@ -42,7 +42,7 @@ function endpointParts(u) {
 }
 
 class LeanRequests {
-  /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, stats, client: () => S3Client,
+  /** @param o {bucket, endpointUrl, forcePathStyle, requestPayer, maxSockets, requestThread, requestThreads, stats, client: () => S3Client,
    *   express: () => a directory bucket's ExpressSessions (its client's, which may be replaced),
    *   directory: a directory bucket's requests signed with the caller's own keys, as the SDK
    *   signs CopyObject there (service s3express, zonal endpoint, no session)} */
@@ -52,11 +52,13 @@ class LeanRequests {
     this.signer = new Signer(this.zonalBucket ? 's3express' : 's3');
     this.watched = new WeakMap(); // signal -> its requests in flight from this thread
     this.pool = new HttpPool(o.maxSockets);
-    // Requests after the first go to a request thread (requestThread: false keeps them here),
-    // so a one-page listing never starts one.
+    // Requests after the first go to request threads (requestThread: false keeps them here),
+    // so a one-page listing never starts one; a second thread starts only once the first has
+    // requests out, and so on up to requestThreads.
     this.useThread = o.requestThread ?? DEFAULTS.requestThread;
+    this.threadCount = o.requestThreads ?? DEFAULTS.requestThreads;
     this.asked = 0;
-    this.thread = null;
+    this.threads = [];
   }
 
   // Where to send the request, or null when only the SDK can say (ARNs, access points):
@@ -139,13 +141,21 @@ class LeanRequests {
     return { status: res.status, headers: headerMap(res.head), body: res.body, bytes: res.bytes, checksum: res.checksum };
   }
 
-  // The request thread for this request, or null to send it from here.
+  // The request thread for this request (the one with the fewest requests out), or null to
+  // send it from here. Each thread keeps its share of the sockets.
   _thread(signal) {
     if (!this.useThread || this.asked++ === 0) return null;
-    this.thread ??= new RequestThread(this.o.maxSockets);
-    if (!this.thread.usable) return null;
+    let best = null;
+    for (const t of this.threads) if (t.usable && (!best || t.pending.size < best.pending.size)) best = t;
+    if ((!best || best.pending.size > 0) && this.threads.length < this.threadCount) {
+      const sockets = this.o.maxSockets ? Math.max(1, Math.ceil(this.o.maxSockets / this.threadCount)) : undefined;
+      best = new RequestThread(sockets);
+      this.threads.push(best);
+      if (this.o.stats) this.o.stats.requestThreads = Math.max(this.o.stats.requestThreads, this.threads.length);
+    }
+    if (!best) return null;
     if (signal) this._watchSignal(signal);
-    return this.thread;
+    return best;
   }
 
   // A signed request, as HttpPool#fetch takes it (without its body).
@@ -196,14 +206,14 @@ class LeanRequests {
     this.watched.set(signal, calls);
     signal.addEventListener('abort', () => {
       for (const req of calls) req.destroy(signal.reason);
-      if (this.thread) this.thread.abort(signal);
+      for (const t of this.threads) t.abort(signal);
     }, { once: true });
     return calls;
   }
 
   destroy() {
     this.pool.destroy();
-    if (this.thread) this.thread.destroy();
+    for (const t of this.threads) t.destroy();
   }
 }
 

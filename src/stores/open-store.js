@@ -38,6 +38,7 @@ function openStore(options, role = 'source') {
       noSignRequest: conn.noSignRequest,
       fastPaths: options.fastPaths,
       requestThread: options.requestThread,
+      requestThreads: options.requestThreads,
       maxSockets: options.maxSockets,
       stats: options.stats,
     })

@@ -56,7 +56,7 @@ function toItem(c, url = true) {
 }
 
 class S3Store {
-  /** @param o {bucket, region, endpointUrl, profile, forcePathStyle, requestPayer, maxSockets, fastPaths, requestThread, stats, client} */
+  /** @param o {bucket, region, endpointUrl, profile, forcePathStyle, requestPayer, maxSockets, fastPaths, requestThread, requestThreads, stats, client} */
   constructor(o) {
     this.type = 's3';
     this.delimiters = true; // listPage takes a delimiter and returns folders as prefixes
@@ -76,7 +76,7 @@ class S3Store {
     const fast = o.fastPaths ?? DEFAULTS.fastPaths;
     this.lean = !fast || o.client || this.directoryBucket ? null : new LeanRequests({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, anonymous: Boolean(o.noSignRequest),
-      maxSockets: o.maxSockets, requestThread: o.requestThread, stats: o.stats, client: () => this.client,
+      maxSockets: o.maxSockets, requestThread: o.requestThread, requestThreads: o.requestThreads, stats: o.stats, client: () => this.client,
     });
     this.leanObjects = this.lean && new LeanObjects(this.lean);
     // A directory bucket's listing takes the lean path too, signed with its sessions, and so
@@ -84,7 +84,7 @@ class S3Store {
     // the source may be another bucket's). Its other object requests stay the SDK's.
     const leanDirectory = (more) => new LeanRequests({
       bucket: o.bucket, endpointUrl, forcePathStyle: o.forcePathStyle, requestPayer: o.requestPayer, maxSockets: o.maxSockets,
-      requestThread: o.requestThread, stats: o.stats, client: () => this.client, ...more,
+      requestThread: o.requestThread, requestThreads: o.requestThreads, stats: o.stats, client: () => this.client, ...more,
     });
     this.leanList = this.lean || (this.sessions && fast ? leanDirectory({ express: () => this.sessions }) : null);
     this.leanCopy = this.lean || (this.directoryBucket && fast && !o.client && !o.noSignRequest ? leanDirectory({ directory: true }) : null);

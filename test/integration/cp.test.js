@@ -40,9 +40,9 @@ describe('server-side cp of many awkward keys', () => {
     await s3client().send(new PutObjectCommand({ Bucket: src, Key: 'meta/x.bin', Body: 'hello', ContentType: 'application/x-custom', CacheControl: 'max-age=7', Metadata: { owner: 'data-team', 'a-b': 'ü' } }));
   }, 300000);
 
-  test.each([['lean', '1', '1'], ['lean, main thread only', '1', '0'], ['SDK', '0', '1']])('every key arrives with its size, ETag, content type and metadata (%s path)', async (name, fast, thread) => {
+  test.each([['lean', '1', '1', 1], ['lean, 3 request threads', '1', '1', 3], ['lean, main thread only', '1', '0', 1], ['SDK', '0', '1', 1]])('every key arrives with its size, ETag, content type and metadata (%s path)', async (name, fast, thread, threads) => {
     const dst = await createBucket();
-    const { code, stderr, stdout } = await runCli(['cp', `s3://${src}`, `s3://${dst}`, '--json'], { env: { S3BLITZ_FAST_PATHS: fast, S3BLITZ_REQUEST_THREAD: thread } });
+    const { code, stderr, stdout } = await runCli(['cp', `s3://${src}`, `s3://${dst}`, '--json', '--request-threads', String(threads)], { env: { S3BLITZ_FAST_PATHS: fast, S3BLITZ_REQUEST_THREAD: thread } });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const r = JSON.parse(stdout);
@@ -60,6 +60,8 @@ describe('server-side cp of many awkward keys', () => {
     expect(r.stats.retries).toBe(0);
     // All but each store's first request went through the request thread (source: lists, target: copies).
     expect(r.stats.threadRequests).toBe(fast === '1' && thread === '1' ? r.stats.requests.LIST - 1 + 2001 - 1 : 0);
+    // Copies overlap: with room for three threads, more than one is started (and never more than three).
+    if (threads > 1) expect([r.stats.requestThreads > 1, r.stats.requestThreads <= threads]).toEqual([true, true]);
   });
 
   test('--metadata implies REPLACE and keeps the other headers', async () => {

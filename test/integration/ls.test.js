@@ -37,23 +37,28 @@ test('seeded set is large and adversarial', () => {
 
 // Both request paths: the lean signed requests with their own parser, and the SDK's.
 // The lean path parses pages after the first on the request thread unless requestThread is false.
-const PATHS = [['lean, request thread', { fastPaths: true }], ['lean, main thread only', { fastPaths: true, requestThread: false }], ['SDK', { fastPaths: false }]];
+const PATHS = [['lean, request thread', { fastPaths: true, requestThreads: 1 }], ['lean, 3 request threads', { fastPaths: true, requestThreads: 3 }],
+  ['lean, main thread only', { fastPaths: true, requestThread: false }], ['SDK', { fastPaths: false }]];
 function expectPath(stats, { fastPaths, requestThread }) {
   if (fastPaths) expect(stats.retries).toBe(0); // no page needed the SDK
   if (fastPaths && requestThread !== false) expect(stats.threadRequests).toBe(stats.listRequests - 1); // all but a store's first
   else expect(stats.threadRequests).toBe(0);
+  return stats.requestThreads;
 }
 
 test.each(PATHS)('the library lists exactly the sequential listing, in order (%s)', async (name, paths) => {
   const { fastPaths } = paths;
+  const threads = [];
   for (const listConcurrency of [1, 7, 100]) {
     const { keys, stats } = await libKeys({ listConcurrency, ...paths });
     expect(keys).toEqual(truth);
     expect(stats.keysUnique).toBe(truth.length);
-    expectPath(stats, paths);
+    threads.push(expectPath(stats, paths));
     // eslint-disable-next-line no-console
     if (fastPaths) console.log(`[s3blitz efficiency] ${truth.length} keys on MinIO, concurrency ${listConcurrency}: ${stats.listRequests} list requests, efficiency ${stats.efficiency}`);
   }
+  // Requests that overlap (a hundred at once, or the order check's three) start more threads, up to requestThreads.
+  if (paths.requestThreads) expect([Math.max(...threads) <= paths.requestThreads, threads[2] >= Math.min(2, paths.requestThreads)]).toEqual([true, true]);
 });
 
 test('unordered listing yields the same set, each key once', async () => {

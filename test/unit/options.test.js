@@ -89,7 +89,7 @@ describe('typed options', () => {
   // an option that loses its type is caught.
   const numeric = ['listConcurrency', 'maxListRequests', 'depth', 'top', 'largest', 'copyConcurrency', 'largeCopyConcurrency',
     'partConcurrency', 'largeCopyThreshold', 'partSize', 'maxQueueSize', 'resumeMaxAge', 'maxFailures', 'maxDelete',
-    'deleteConcurrency', 'shards', 'planBudget', 'headConcurrency', 'expiresIn'];
+    'deleteConcurrency', 'shards', 'planBudget', 'headConcurrency', 'expiresIn', 'requestThreads'];
 
   test('every numeric option has a type and a range; the CLI\'s NUMERIC set is the table\'s whole numbers', () => {
     expect(typed.sort()).toEqual([...numeric].sort());

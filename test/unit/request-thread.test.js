@@ -28,7 +28,7 @@ function pageXml(startAfter, maxKeys) {
     '</ListBucketResult>';
 }
 
-let server, seen, parts, failNext, holdMs, closed;
+let server, seen, parts, failNext, holdMs, closed, gate, gated;
 // The server's news, to wait on rather than poll: 'held' (a request it will not answer
 // arrived), 'dropped' (a connection closed before its answer).
 const events = new (require('events').EventEmitter)();
@@ -75,13 +75,14 @@ beforeAll(async () => {
       res.end(body);
     };
     if (holdMs === Infinity) { events.emit('held'); return; } // answered never: only an abort ends it
+    if (gate) { gated.push(answer); if (gated.length === gate) gated.splice(0).forEach((f) => f()); return; } // answered together
     const timer = setTimeout(answer, holdMs);
     res.on('close', () => clearTimeout(timer));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
-beforeEach(() => { seen = []; parts = []; failNext = 0; holdMs = 0; closed = 0; });
+beforeEach(() => { seen = []; parts = []; failNext = 0; holdMs = 0; closed = 0; gate = 0; gated = []; });
 
 const saved = process.env.S3BLITZ_FAST_PATHS;
 beforeAll(() => { delete process.env.S3BLITZ_FAST_PATHS; });
@@ -114,10 +115,34 @@ test('pages after the first come from the thread, identical to the main thread\'
     expect(a.map((i) => i.Key)).toEqual(KEYS);
     expect(a).toEqual(b);
     expect(a[5]).toEqual({ Key: KEYS[5], Size: KEYS[5].length, LastModified: new Date('2024-06-03T00:00:00.000Z'), ETag: `"${KEYS[5].length}"`, StorageClass: 'GLACIER' });
-    expect(threaded.lean.thread.pages).toBe(2); // pages 2 and 3 of 3
-    expect(plain.lean.thread).toBeNull();
+    expect(threaded.lean.threads.map((t) => t.pages)).toEqual([2]); // pages 2 and 3 of 3
+    expect(plain.lean.threads).toEqual([]);
     expect(seen.every((r) => !r.sdk)).toBe(true);
   } finally { threaded.destroy(); plain.destroy(); }
+});
+
+test('overlapping requests spread over up to requestThreads threads, a new one only while the others are busy; a dead one is passed over', async () => {
+  const s = store({ requestThreads: 3 });
+  try {
+    await s.listPage({ prefix: '', maxKeys: 10 }); // the first: main thread
+    await s.listPage({ prefix: '', startAfter: KEYS[9], maxKeys: 10 }); // alone: one thread is enough
+    expect(s.lean.threads).toHaveLength(1);
+    // Nine at once, answered only when all nine have arrived: every thread has some out.
+    gate = 9;
+    const starts = Array.from({ length: 9 }, (_, j) => 20 + 100 * j);
+    const pages = await Promise.all(starts.map((from) => s.listPage({ prefix: '', startAfter: KEYS[from - 1], maxKeys: 10 })));
+    pages.forEach((p, j) => expect(p.items.map((i) => i.Key)).toEqual(KEYS.slice(starts[j], starts[j] + 10)));
+    expect(s.lean.threads).toHaveLength(3);
+    expect(s.lean.threads.map((t) => t.pages)).toEqual([4, 3, 3]);
+    expect(s.stats.threadRequests).toBe(10);
+    // One dies: the next requests go to the others.
+    await s.lean.threads[1].worker.terminate();
+    gate = 4;
+    const more = await Promise.all([3, 5, 7, 9].map((d) => s.listPage({ prefix: '', startAfter: KEYS[d * 100 + 49], maxKeys: 10 })));
+    more.forEach((p, j) => expect(p.items.map((i) => i.Key)).toEqual(KEYS.slice([3, 5, 7, 9][j] * 100 + 50, [3, 5, 7, 9][j] * 100 + 60)));
+    expect(s.lean.threads.map((t) => [t.usable, t.pages])).toEqual([[true, 6], [false, 3], [true, 5]]);
+    expect(seen.every((r) => !r.sdk)).toBe(true);
+  } finally { s.destroy(); }
 });
 
 test('copies after the first go through the thread too; a 200 with an error body is a FallBack there as well', async () => {
@@ -125,7 +150,7 @@ test('copies after the first go through the thread too; a 200 with an error body
   try {
     const copy = (key) => s.lean.copyObject({ Key: key, CopySource: `/src/${encodeURIComponent(key)}` });
     expect(await copy('a/é 1')).toBe(`"${'/bkt/a/é 1'.length}"`);
-    expect(s.lean.thread).toBeNull(); // the first request never starts a thread
+    expect(s.lean.threads).toEqual([]); // the first request never starts a thread
     expect(await copy('a/b')).toBe('"8"');
     await expect(copy('bad')).rejects.toThrow(/without a result/);
     expect(s.stats.threadRequests).toBe(2);
@@ -203,11 +228,11 @@ test('a thread that died leaves later pages to the main thread\'s path', async (
   try {
     await s.listPage({ prefix: '' });
     await s.listPage({ prefix: '', startAfter: KEYS[999] });
-    expect(s.lean.thread.pages).toBe(1);
-    await s.lean.thread.worker.terminate();
+    expect(s.lean.threads[0].pages).toBe(1);
+    await s.lean.threads[0].worker.terminate();
     const page = await s.listPage({ prefix: '', startAfter: KEYS[1999] });
     expect(page.items.map((i) => i.Key)).toEqual(KEYS.slice(2000));
-    expect(s.lean.thread.usable).toBe(false);
+    expect(s.lean.threads[0].usable).toBe(false);
     expect(seen.every((r) => !r.sdk)).toBe(true);
   } finally { s.destroy(); }
 });
@@ -222,7 +247,7 @@ test('a process whose thread is idle exits by itself; one with a page in flight 
     (async () => {
       let n = 0, after;
       for (;;) { const p = await s.listPage({ prefix: '', startAfter: after }); n += p.items.length; if (!p.truncated) break; after = p.items[p.items.length - 1].Key; }
-      console.log('listed', n, 'thread pages', s.lean.thread.pages);
+      console.log('listed', n, 'thread pages', s.lean.threads[0].pages);
     })();`;
   holdMs = 300; // the child's event loop has nothing but the thread's request to wait on
   const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, S3BLITZ_FAST_PATHS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -256,7 +281,7 @@ test('a page that cannot be read is one fatal line on both paths, never an inter
         exitCode: 3, message: `a list page of bucket "bkt" cannot be read (prefix "bad/", after "bad/${i}"): a key that is not valid url-encoding: "bad/100%"`,
       });
     }
-    expect(s.lean.thread && s.lean.thread.usable).toBe(true); // the second went through the thread
+    expect(s.lean.threads[0] && s.lean.threads[0].usable).toBe(true); // the second went through the thread
     expect(seen.filter((r) => r.sdk)).toHaveLength(0); // not retried through the SDK
   } finally { s.destroy(); }
 });
