@@ -25,6 +25,8 @@ const { FatalError } = require('../errors');
 const { RequestStats } = require('../stats');
 const { depthOf } = require('../keys/depth');
 const { option } = require('../options');
+const { budgetNotice } = require('./request-gate');
+const { LatencyWatch } = require('./hedge');
 const T = require('../plan/tuning').values;
 
 const PAGE = 1000; // S3's page: keys per chunk handed out in key order
@@ -36,12 +38,12 @@ const PAGE = 1000; // S3's page: keys per chunk handed out in key order
  * maxKeys: at most so many keys (a check that a directory holds any).
  * A page that does not is a store whose listing cannot be trusted: FatalError.
  */
-async function directoryPage(store, dir, token, { walk = true, maxKeys, signal, stats }) {
+async function directoryPage(store, dir, token, { walk = true, maxKeys, signal, stats, listPage = (args) => store.listPage(args) }) {
   stats.listRequests++;
   stats.listInflight(1, performance.now());
   let page;
   try {
-    page = await store.listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, maxKeys, signal });
+    page = await listPage({ prefix: dir, continuationToken: token, delimiter: walk ? '/' : undefined, maxKeys, signal });
   } finally {
     stats.listInflight(-1, performance.now());
   }
@@ -63,7 +65,8 @@ async function directoryPage(store, dir, token, { walk = true, maxKeys, signal, 
 }
 
 class DirectoryLister {
-  /** o: {range (normalizeRange), listConcurrency, ordered, signal, stats, log, sortKeys (keys
+  /** o: {range (normalizeRange), listConcurrency, maxListRequests, hedge (false: never send a
+   * page again), hedgeAfter (ms: never sooner), ordered, signal, stats, log, sortKeys (keys
    * of a directory sorted in memory; DIR_SORT_KEYS), sweepPages (DIR_SWEEP_PAGES; 0: walk
    * every directory)} */
   constructor(store, o) {
@@ -71,6 +74,14 @@ class DirectoryLister {
     this.range = o.range;
     this.ordered = o.ordered !== false;
     this.concurrency = option(o, 'listConcurrency');
+    this.maxRequests = o.maxListRequests || Infinity; // --max-list-requests: then the listing stops, incomplete
+    this.spent = false;
+    // A page that takes far longer than its peers is asked for again (hedge.js), with its
+    // token (pages of a token are the same whoever asks): at most HEDGE_SLOT_DIVISOR-th of
+    // the concurrency (at least one) in twins at once, beyond it.
+    this.latency = o.hedge === false ? null : new LatencyWatch(o.hedgeAfter !== undefined ? { floorMs: o.hedgeAfter } : {});
+    this.twins = 0;
+    this.maxTwins = Math.max(1, Math.floor(this.concurrency / T.HEDGE_SLOT_DIVISOR));
     this.signal = o.signal;
     this.stats = o.stats || new RequestStats();
     this.log = o.log || (() => {});
@@ -92,7 +103,7 @@ class DirectoryLister {
     if (this.ordered) yield* this._ordered(root);
     else yield* this._unordered(root);
     if (this.duplicates) this.log(`the store named ${this.duplicates} keys twice within a directory's listing: each output once`);
-    this.complete = true;
+    this.complete = !this.spent;
   }
 
   // Whether a subdirectory may hold keys of the range.
@@ -101,10 +112,17 @@ class DirectoryLister {
   // One page of a directory (directoryPage): its keys in the range (a chunk) and its
   // subdirectories worth listing.
   async _page(dir, token, walk = true) {
+    // The budget spent: no more requests; what was listed is output, marked incomplete.
+    if (this.stats.listRequests >= this.maxRequests) {
+      if (!this.spent) this.log(budgetNotice(this.stats.listRequests));
+      this.spent = true;
+      this.stopped = true;
+      return { chunk: chunkOf({ items: [] }), subs: [], next: null };
+    }
     this.inflight++;
     let page;
     try {
-      page = await directoryPage(this.store, dir, token, { walk, signal: this.signal, stats: this.stats });
+      page = await directoryPage(this.store, dir, token, { walk, signal: this.signal, stats: this.stats, listPage: (args) => this._hedged(args) });
     } finally {
       this.inflight--;
     }
@@ -112,6 +130,46 @@ class DirectoryLister {
     const { prefix, after, stop } = this.range;
     const whole = !after && stop === null && dir.startsWith(prefix);
     return { chunk: whole ? page.chunk : page.chunk.filterKeys((key) => inRange(this.range, key)), subs: whole ? page.prefixes : page.prefixes.filter((p) => this._wanted(p)), next: page.next };
+  }
+
+  // One request, sent again if it becomes a straggler; the first answer wins, the other is
+  // left to finish unread (the listing's one signal ends both when it stops).
+  _hedged(args) {
+    const watch = this.latency;
+    const send = () => { const t0 = performance.now(); return this.store.listPage(args).then((page) => { watch.record(performance.now() - t0); return page; }); };
+    if (!watch) return this.store.listPage(args);
+    const limit = watch.threshold();
+    if (limit === null) return send();
+    return new Promise((resolve, reject) => {
+      let done = false, live = 1, timer = null;
+      const race = (p, twin) => p.then((page) => {
+        if (twin) this.twins--;
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve(page);
+      }, (err) => {
+        if (twin) this.twins--;
+        if (done || --live > 0) return;
+        done = true;
+        clearTimeout(timer);
+        reject(err);
+      });
+      race(send(), false);
+      const arm = () => {
+        timer = setTimeout(() => {
+          if (done || this.stopped || this.stats.listRequests >= this.maxRequests) return;
+          if (this.twins >= this.maxTwins) { arm(); return; } // every twin slot taken: later
+          live++;
+          this.twins++;
+          this.stats.listRequests++;
+          this.stats.hedges++;
+          race(send(), true);
+        }, limit);
+        if (timer.unref) timer.unref();
+      };
+      arm();
+    });
   }
 
   // A directory's whole subtree in one listing without the delimiter, tried for at most
@@ -210,7 +268,7 @@ class DirectoryLister {
           pump();
           continue;
         }
-        if (running === 0 && !queue.length) return;
+        if (running === 0 && (!queue.length || this.spent)) return; // (directories left unlisted once the budget is spent)
         await new Promise((resolve) => { wake = resolve; });
       }
     } finally {

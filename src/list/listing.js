@@ -96,7 +96,7 @@ class Listing {
       // Directory buckets keep no versions: a version listing goes the usual way and is refused there.
       this.log(`${this.store.bucket} is a directory bucket: listed directory by directory (no key order there, no StartAfter)`);
       this.lister = new DirectoryLister(this.store, {
-        range: this.range, listConcurrency: this.listConcurrency, ordered: this.options.unordered !== true, signal, stats: this.stats, log: this.log,
+        range: this.range, listConcurrency: this.listConcurrency, maxListRequests: this.maxListRequests, hedge: this.options.hedge, ordered: this.options.unordered !== true, signal, stats: this.stats, log: this.log,
       });
       this.progress.inflight = () => this.lister.inflight;
       source = this.lister.chunks();

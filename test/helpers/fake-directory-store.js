@@ -28,7 +28,8 @@ class FakeDirectoryStore {
   // (an HTTP fake's objects), or null for a key deleted since. Asked once per key while
   // nothing changes (kept beside the directory model: a lookup per key listed was most of
   // the fake's CPU in a benchmark).
-  constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, rounds = false, bucket = 'data--use1-az4--x-s3', describe = null, measureCpu = true } = {}) {
+  constructor(keys, { seed = 1, uploads = [], maxKeys = 1000, repeatPrefixes = false, latencyMs = 0, rounds = false, bucket = 'data--use1-az4--x-s3', describe = null, measureCpu = true, stall = null } = {}) {
+    this.stall = stall; // stall(n): the n-th request is never answered (only its abort ends it)
     this.describe = describe;
     this.measureCpu = measureCpu; // serveMicros kept (a virtual-clock benchmark leaves it out of the client's CPU)
     this.rounds = rounds;
@@ -147,6 +148,9 @@ class FakeDirectoryStore {
     this.inflight++;
     this.maxInflight = Math.max(this.maxInflight, this.inflight);
     try {
+      if (this.stall && this.stall(this.requests.length)) {
+        await new Promise((resolve, reject) => { if (signal) signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }); });
+      }
       if (this.rounds) await FakeListStore.prototype._nextRound.call(this);
       else await new Promise((r) => (this.latencyMs ? setTimeout(r, this.latencyMs) : this.rng() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(this.rng() * 3))));
       if (signal && signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });

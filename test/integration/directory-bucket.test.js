@@ -238,6 +238,16 @@ describe('directory bucket listing through the CLI, with sessions that expire mi
       // the service); the SDK only where a session had expired under a lean request.
       const lists = expiring.requests.filter((q) => q.query['list-type'] === '2');
       expect(lists.filter((q) => !q.sdk).length).toBeGreaterThan(lists.filter((q) => q.sdk).length * 5);
+
+      // --max-list-requests holds here too: it stops early, says so, exits 0, marked incomplete;
+      // ls gives what it listed, each key once, in order.
+      const cut = await runCli(args('summarize', '--max-list-requests', '3', '--json'));
+      const c = JSON.parse(cut.stdout);
+      expect([cut.code, c.complete, c.stats.listRequests, c.objects < keys.length, /--max-list-requests/.test(cut.stderr)]).toEqual([0, false, 3, true, true]);
+      const part = await runCli(args('ls', '--max-list-requests', '3'));
+      const got = part.stdout.split('\n').slice(0, -1);
+      expect([part.code, /--max-list-requests/.test(part.stderr), got.length < keys.length, new Set(got).size === got.length]).toEqual([0, true, true, true]);
+      expect(got).toEqual(utf8Sort(got).filter((k) => keys.includes(k)));
     } finally {
       await expiring.close();
     }
