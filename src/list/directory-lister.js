@@ -25,7 +25,7 @@ const { FatalError } = require('../errors');
 const { RequestStats } = require('../stats');
 const { depthOf } = require('../keys/depth');
 const { option } = require('../options');
-const { budgetNotice } = require('./request-gate');
+const { RequestGate } = require('./request-gate');
 const { LatencyWatch } = require('./hedge');
 const T = require('../plan/tuning').values;
 
@@ -74,8 +74,6 @@ class DirectoryLister {
     this.range = o.range;
     this.ordered = o.ordered !== false;
     this.concurrency = option(o, 'listConcurrency');
-    this.maxRequests = o.maxListRequests || Infinity; // --max-list-requests: then the listing stops, incomplete
-    this.spent = false;
     // A page that takes far longer than its peers is asked for again (hedge.js), with its
     // token (pages of a token are the same whoever asks): at most HEDGE_SLOT_DIVISOR-th of
     // the concurrency (at least one) in twins at once, beyond it.
@@ -85,6 +83,8 @@ class DirectoryLister {
     this.signal = o.signal;
     this.stats = o.stats || new RequestStats();
     this.log = o.log || (() => {});
+    // --max-list-requests: its gate says once when the budget is spent; the listing then stops, incomplete.
+    this.budget = new RequestGate({ concurrency: this.concurrency, maxRequests: o.maxListRequests, stats: this.stats, log: this.log });
     this.complete = false;
     this.inflight = 0;
     this.duplicates = 0; // keys a directory's pages named twice (in key order, output once)
@@ -103,7 +103,7 @@ class DirectoryLister {
     if (this.ordered) yield* this._ordered(root);
     else yield* this._unordered(root);
     if (this.duplicates) this.log(`the store named ${this.duplicates} keys twice within a directory's listing: each output once`);
-    this.complete = !this.spent;
+    this.complete = !this.budget.stopped;
   }
 
   // Whether a subdirectory may hold keys of the range.
@@ -113,9 +113,7 @@ class DirectoryLister {
   // subdirectories worth listing.
   async _page(dir, token, walk = true) {
     // The budget spent: no more requests; what was listed is output, marked incomplete.
-    if (this.stats.listRequests >= this.maxRequests) {
-      if (!this.spent) this.log(budgetNotice(this.stats.listRequests));
-      this.spent = true;
+    if (this.budget.spent()) {
       this.stopped = true;
       return { chunk: chunkOf({ items: [] }), subs: [], next: null };
     }
@@ -136,8 +134,8 @@ class DirectoryLister {
   // left to finish unread (the listing's one signal ends both when it stops).
   _hedged(args) {
     const watch = this.latency;
-    const send = () => { const t0 = performance.now(); return this.store.listPage(args).then((page) => { watch.record(performance.now() - t0); return page; }); };
     if (!watch) return this.store.listPage(args);
+    const send = () => { const t0 = performance.now(); return this.store.listPage(args).then((page) => { watch.record(performance.now() - t0); return page; }); };
     const limit = watch.threshold();
     if (limit === null) return send();
     return new Promise((resolve, reject) => {
@@ -158,7 +156,7 @@ class DirectoryLister {
       race(send(), false);
       const arm = () => {
         timer = setTimeout(() => {
-          if (done || this.stopped || this.stats.listRequests >= this.maxRequests) return;
+          if (done || this.stopped || this.budget.left <= 0) return;
           if (this.twins >= this.maxTwins) { arm(); return; } // every twin slot taken: later
           live++;
           this.twins++;
@@ -268,7 +266,7 @@ class DirectoryLister {
           pump();
           continue;
         }
-        if (running === 0 && (!queue.length || this.spent)) return; // (directories left unlisted once the budget is spent)
+        if (running === 0 && (!queue.length || this.budget.stopped)) return; // (directories left unlisted once the budget is spent)
         await new Promise((resolve) => { wake = resolve; });
       }
     } finally {
