@@ -17,6 +17,7 @@ const { listBuckets: listBucketsRaw } = require('./stores/s3-store');
 const { compareKeys } = require('./keys/order');
 const errors = require('./errors');
 const { parseOptions } = require('./options');
+const { refuseRangeOnDirectoryBucket } = require('./stores/directory-bucket');
 const { plan, sharded, writeResult } = require('./stages/shards');
 const { merge, mergeResults, readResults } = require('./stages/merge');
 const { manifest } = require('./stages/manifest');
@@ -24,7 +25,11 @@ const batchManifest = require('./stages/batch-manifest');
 
 // A listing whose options are checked and parsed against the table, as every function's are.
 class Listing extends ListingImpl {
-  constructor(options = {}) { super(parseOptions(options, 'Listing')); }
+  constructor(options = {}) {
+    const o = parseOptions(options, 'Listing');
+    refuseRangeOnDirectoryBucket(o);
+    super(o);
+  }
 }
 
 // fn, with its options checked and parsed first (once, here: the stages read typed values): a
@@ -32,7 +37,11 @@ class Listing extends ListingImpl {
 // source also take a shard of it (stages/shards.js).
 function checked(name, fn, { shards = false } = {}) {
   const run = shards ? sharded(name, fn) : fn;
-  return async (options = {}, ...rest) => run(parseOptions(options, name), ...rest);
+  return async (options = {}, ...rest) => {
+    const o = parseOptions(options, name);
+    refuseRangeOnDirectoryBucket(o);
+    return run(o, ...rest);
+  };
 }
 
 // Async iterator of items (or, with items: false, of pages) over a source and range.

@@ -5,26 +5,34 @@
 //
 // Buckets are trees of folders, and a folder's size says more about its siblings' than any
 // key arithmetic can, so the plan reads the tree from the top with folder listings
-// (Delimiter "/"). Every folder is a sample of its entries (flat-sample.js): its first page
-// lists its keys and folders; a folder of more than a page is probed further, its unread
-// stretches estimated from the pages around them. A folder not listed yet counts as the
-// mean of its siblings that have a size of their own (listed, and their folders sized in
-// turn), else of such folders as deep as it. A tree too deep and narrow to reach the bottom
-// of (levels of two to four folders and no keys) is sampled flat from its top instead: a
-// flat page sizes a small subtree at once, and the key shape measures the large ones.
+// (Delimiter "/"). A folder large enough to need it is a sample of its entries
+// (flat-sample.js): its first page lists its keys and folders; a folder of more than a page
+// is probed further, its unread stretches estimated from the pages around them. Folders
+// that may fit in a page (their sized siblings' mean does, or nothing is known yet) are
+// swept instead: a flat page (no delimiter) from one's start counts it, and every sibling
+// after it that the page passes, exactly, a page of keys a request however small they are;
+// a sibling the page ends inside is swept on from there, and one a whole page of keys lies
+// in is large: it is listed by folders. Sweeping sizes many small folders for one request
+// and finds the large folder hidden among them. A folder not sized yet counts as the mean
+// of its siblings that have a size of their own (swept, or listed and their folders sized
+// in turn), else of such folders as deep as it. A tree too deep and narrow to reach the
+// bottom of (levels of two to four folders and no keys) is sampled flat from its top
+// instead: a flat page sizes a small subtree at once, and the key shape measures the large
+// ones.
 //
 // Each round spends at most PLAN_ROUND requests where the most keys rest on the least
 // knowledge: unread stretches that could hold the most, and folders whose siblings'
-// estimate rests on few listed ones. A cut falls on a key read, inside a sampled stretch on
-// a key its estimate places, else at a folder's edge.
+// estimate rests on few listed ones (a sweep counting at most the page of keys it reads).
+// A cut falls on a key read, inside a sampled stretch on a key its estimate places, else at
+// a folder's edge.
 //
 // Rounds depend only on what earlier rounds answered (answers are used in the order asked),
 // so processes that plan the same unchanged range get the same ranges. A range that changed
 // between two plans may be cut differently: merge checks that the shards' ranges tile the
 // source exactly.
 const { KeyShape } = require('./key-shape');
-const { compareKeys } = require('../keys/order');
-const { FlatSample } = require('./flat-sample');
+const { compareKeys, keyBefore, lastKeyWith } = require('../keys/order');
+const { FlatSample, PAGE } = require('./flat-sample');
 const { spread } = require('./spread');
 const T = require('./tuning').values;
 
@@ -44,6 +52,9 @@ class Folder {
     this.depth = parent ? parent.depth + 1 : 0;
     this.sample = null; // started: its first page asked for
     this.flat = false; // sampled without a delimiter (its subfolders are not planned apart)
+    this.swept = null; // {count, marks}: read whole by flat pages (a sweep)
+    this.lead = null; // {after, count, marks}: a sweep's page ended inside it, after `after`
+    this.sorted = null; // its children in key order (made again when more are listed)
     this.children = new Map(); // prefix -> Folder, as its pages list them
   }
 }
@@ -57,7 +68,7 @@ class Folder {
  */
 async function planShards(store, range, n, { budget = defaultBudget(n), signal, stats } = {}) {
   const shape = new KeyShape();
-  let requests = 0;
+  let requests = 0, rounds = 0;
   const list = async (prefix, startAfter, delimiter) => {
     requests++;
     if (stats) { stats.listRequests++; stats.pages++; if (delimiter) stats.folderListings++; }
@@ -85,41 +96,50 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   let memo = new Map(), grounded = new Map(), unknown = Infinity;
   const isGrounded = (f) => {
     if (grounded.has(f)) return grounded.get(f);
-    let g = false;
-    if (f.sample && f.sample.started && f.sample.estimable) g = !f.children.size || [...f.children.values()].some(isGrounded);
+    let g = Boolean(f.swept);
+    if (!g && f.sample && f.sample.started && f.sample.estimable) g = !f.children.size || [...f.children.values()].some(isGrounded);
     grounded.set(f, g);
     return g;
   };
   const byDepth = new Map(); // depth -> grounded folders
-  const uncles = (f) => {
-    const p = f.parent, g = p && p.parent;
-    return g ? [...g.children.values()].filter((c) => c !== p && isGrounded(c)) : [];
-  };
   const mean = (fs) => fs.reduce((s, x) => s + estimate(x), 0) / fs.length;
+  // The mean estimate of a list of folders, made once a round for each list (a folder not
+  // started is in none of them, so all its siblings share one: a bucket of 100,000 folders
+  // is not weighed 100,000 times over).
+  let means = new Map();
+  const meanOf = (key, list) => {
+    if (!means.has(key)) { const fs = list(); means.set(key, fs.length ? mean(fs) : null); }
+    return means.get(key);
+  };
   const estimate = (f) => {
     if (!f) return 0;
     if (memo.has(f)) return memo.get(f);
     let e;
-    if (f.sample && f.sample.started) e = f.sample.total;
+    if (f.swept) e = f.swept.count;
+    else if (f.sample && f.sample.started) e = f.sample.total;
     else {
-      const sibs = f.parent ? [...f.parent.children.values()].filter((c) => c !== f && isGrounded(c)) : [];
-      const deep = (byDepth.get(f.depth) || []).filter((c) => c !== f);
+      const p = f.parent, g = p && p.parent;
+      const sibs = p ? meanOf(p, () => [...p.children.values()].filter(isGrounded)) : null;
       // None of its siblings sized, but its parent's are: a share of what they hold (folders
       // as deep elsewhere in the tree may be of another kind altogether).
-      const up = sibs.length ? [] : uncles(f);
-      e = sibs.length ? mean(sibs) : up.length ? mean(up) / f.parent.children.size : deep.length ? mean(deep) : unknown;
+      const up = sibs === null && g ? meanOf(`up ${p.prefix}`, () => [...g.children.values()].filter((c) => c !== p && isGrounded(c))) : null;
+      const deep = meanOf(`depth ${f.depth}`, () => byDepth.get(f.depth) || []);
+      e = sibs !== null ? sibs : up !== null ? up / p.children.size : deep !== null ? deep : unknown;
+      if (f.lead) e = Math.max(e, f.lead.count);
     }
     memo.set(f, e);
     return e;
   };
   const refresh = () => {
     memo = new Map();
+    means = new Map();
     grounded = new Map();
     byDepth.clear();
     for (const f of folders.values()) {
       if (f.sample) f.sample.invalidate();
       if (isGrounded(f)) { if (!byDepth.has(f.depth)) byDepth.set(f.depth, []); byDepth.get(f.depth).push(f); }
     }
+    means = new Map();
   };
 
   // Folders the pages listed become folders of the plan.
@@ -130,6 +150,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
         if (f.children.has(p)) continue;
         const c = new Folder(p, f);
         f.children.set(p, c);
+        f.sorted = null;
         folders.set(p, c);
       }
     }
@@ -138,19 +159,12 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   // A subtree too deep and narrow to size by listing folders: sampled flat from its top.
   const sparse = (f) => f && f.sample && !f.flat && f.sample.done && f.sample.folders.length >= 1 && f.sample.folders.length <= T.PLAN_SPARSE_FOLDERS &&
     f.sample.intervals.every((iv) => iv.keys === 0);
-  // So is a folder of many small folders: a flat page reads many of them at once.
-  const small = (f) => {
-    if (f.flat || !f.sample || f.children.size < T.PLAN_FLAT_FOLDERS) return false;
-    const sized = [...f.children.values()].filter(isGrounded);
-    return sized.length >= Math.min(T.PLAN_FLAT_SIZED, f.children.size) && sized.reduce((s, c) => s + estimate(c), 0) / sized.length < T.PLAN_SMALL_FOLDER_KEYS;
-  };
   const flatten = () => {
     refresh();
     for (const f of [...folders.values()]) {
       if (!folders.has(f.prefix)) continue;
       let top = null;
-      if (small(f)) top = f;
-      else if (sparse(f)) {
+      if (sparse(f)) {
         let levels = 0;
         for (let a = f; sparse(a); a = a.parent) { if (a.sample.folders.length >= 2) levels++; top = a; }
         if (levels < T.PLAN_SPARSE_LEVELS) top = null;
@@ -161,13 +175,53 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       const drop = (x) => { for (const c of x.children.values()) { folders.delete(c.prefix); names.push(c.prefix); drop(c); } };
       drop(top);
       top.children.clear();
+      top.sorted = null;
       top.flat = true;
       start(top);
       for (const p of names) top.sample.shape.learn(p, true);
     }
   };
 
+  // A flat page from folder c's start: c and each idle sibling after it that the page reads
+  // past is sized exactly; c, if the page ends inside it, is started (listed by folders).
+  // A page that ends inside a later sibling leaves it a lead (what was read of it): the sweep
+  // goes on from there, and the sibling is started only if the next page ends inside it too.
+  // The page is read at once; what it shows is applied in the order the sweeps were asked
+  // (so every process that plans the same bucket plans the same, whatever answers first).
+  const sweep = async (c) => {
+    const p = c.parent, lead = c.lead;
+    const page = await list(p.prefix, lead ? lead.after : keyBefore(c.prefix) || '', undefined);
+    return () => sweepShows(c, lead, page);
+  };
+  const sweepShows = (c, lead, page) => {
+    const p = c.parent;
+    c.lead = null;
+    const keys = page.items.map((it) => it.Key);
+    const last = keys.length ? keys[keys.length - 1] : null;
+    if (!p.sorted) p.sorted = [...p.children.values()].sort((a, b) => compareKeys(a.prefix, b.prefix));
+    const sibs = p.sorted;
+    let i = 0;
+    for (let j = sibs.indexOf(c); j < sibs.length; j++) {
+      const d = sibs[j];
+      const passed = !page.truncated || (last !== null && compareKeys(last, lastKeyWith(d.prefix)) > 0);
+      while (i < keys.length && compareKeys(keys[i], d.prefix) < 0) i++;
+      const base = d === c && lead ? lead.count : 0, from = i - base;
+      const marks = d === c && lead ? lead.marks : [];
+      while (i < keys.length && keys[i].startsWith(d.prefix)) { i++; if ((i - from) % T.SAMPLE_EVERY === 0 || i === keys.length || !keys[i].startsWith(d.prefix)) marks.push({ rank: i - from, key: keys[i - 1] }); }
+      const idle = !d.sample && !d.swept;
+      if (!passed) {
+        // A page all inside c: c is large. One that reached into d: go on from there. One that
+        // stopped before d says nothing of it.
+        if (idle && d === c) start(d);
+        else if (idle && i > from) d.lead = { after: keys[i - 1], count: i - from, marks };
+        break;
+      }
+      if (idle) d.swept = { count: i - from, marks };
+    }
+  };
+
   while (requests < budget) {
+    rounds++;
     refresh();
     // What a request could teach: [pri, tie, kind, ...].
     const wants = [];
@@ -178,7 +232,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       if (!f.parent || !isGrounded(f)) return 1;
       if (!levers.has(f.parent)) {
         const kids = [...f.parent.children.values()];
-        const idle = kids.filter((c) => !c.sample).length, ground = kids.filter(isGrounded).length;
+        const idle = kids.filter((c) => !c.sample && !c.swept).length, ground = kids.filter(isGrounded).length;
         levers.set(f.parent, 1 + idle / Math.max(1, ground));
       }
       return levers.get(f.parent);
@@ -189,7 +243,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     }
     // Folders not started, by parent: the mass their estimate rests on, shared by the grounded siblings it comes from.
     for (const p of folders.values()) {
-      const idle = [...p.children.values()].filter((c) => !c.sample);
+      const idle = [...p.children.values()].filter((c) => !c.sample && !c.swept);
       if (!idle.length) continue;
       const ground = [...p.children.values()].filter(isGrounded).length;
       const mass = idle.reduce((s, c) => s + estimate(c), 0);
@@ -198,10 +252,15 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       // A guess from elsewhere in the tree is no basis either.
       if (!ground && p.children.size > idle.length) continue;
       const guess = !ground || !Number.isFinite(mass);
-      wants.push({ pri: guess ? Infinity : mass / (ground + 1), key: idle[0].prefix, depth: p.depth + 1, group: spread(idle), ground, mass: guess ? Infinity : mass, k: 0, max: guess ? 1 : idle.length });
+      // Folders likely to fit in a page (or of unknown size) are swept: a flat page from the
+      // first reads it, and every sibling after it that it passes, whole.
+      const sweep = guess || mass / idle.length <= PAGE;
+      // Sweeps go on from where earlier ones stopped (leads) before new ones start.
+      const group = sweep ? [...idle.filter((c) => c.lead), ...spread(idle.filter((c) => !c.lead))] : spread(idle);
+      wants.push({ sweep, pri: guess ? Infinity : mass / (ground + 1), key: idle[0].prefix, depth: p.depth + 1, group, ground, mass: guess ? Infinity : mass, k: 0, max: guess ? 1 : idle.length });
     }
     if (!wants.length) break;
-    const gain = (w) => (w.group ? (Number.isFinite(w.mass) ? w.mass / (w.ground + 1 + w.k) : Infinity) : w.pri / (w.k + 1));
+    const gain = (w) => (w.group ? (Number.isFinite(w.mass) ? (w.sweep ? Math.min(PAGE, w.mass / (w.ground + 1 + w.k)) : w.mass / (w.ground + 1 + w.k)) : Infinity) : w.pri / (w.k + 1));
     const order = (a, b) => (gain(b) - gain(a)) || (a.depth - b.depth) || compareKeys(a.key, b.key);
     let left = Math.min(T.PLAN_ROUND, budget - requests);
     // While some folders have nothing to go by, they are sized first, one level a round
@@ -224,7 +283,9 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     if (!chosen.length) break;
     // Probes per sample, in the order asked.
     const probes = new Map();
+    const sweeps = [];
     for (const w of chosen) {
+      if (w.group && w.sweep) { for (const c of w.group.slice(0, w.k)) sweeps.push(c); continue; }
       if (w.group) {
         // A folder starts the way its siblings ended up: flat where they were sampled flat.
         const sibs = [...w.group[0].parent.children.values()];
@@ -236,7 +297,8 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       if (!probes.has(w.f.sample)) probes.set(w.f.sample, []);
       for (const p of pts) probes.get(w.f.sample).push([w.iv, p]);
     }
-    await Promise.all([...probes].map(([s, ps]) => s.probe(ps.slice(0, Math.max(1, ps.length)))));
+    const [, shown] = await Promise.all([Promise.all([...probes].map(([s, ps]) => s.probe(ps.slice(0, Math.max(1, ps.length))))), Promise.all(sweeps.map(sweep))]);
+    for (const apply of shown) apply();
     adopt();
     flatten();
   }
@@ -245,11 +307,14 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
   refresh();
   const total = estimate(root);
   const safeTotal = Number.isFinite(total) ? total : 0;
-  const cutAt = (f, need) => (f && f.sample && f.sample.started ? f.sample.keyAtRank(need, (p, r) => cutAt(folders.get(p), r)) : null);
+  const cutAt = (f, need) => {
+    if (f && f.swept) { const m = f.swept.marks.find((x) => x.rank >= need); return m ? m.key : null; }
+    return f && f.sample && f.sample.started ? f.sample.keyAtRank(need, (p, r) => cutAt(folders.get(p), r)) : null;
+  };
   const cuts = [];
   for (let j = 1; j < n; j++) cuts.push({ key: cutAt(root, (safeTotal * j) / n), cum: (safeTotal * j) / n });
-  const exact = [...folders.values()].every((f) => f.sample && f.sample.done);
-  return { ranges: rangesFromCuts(range, monotone(cuts), safeTotal), requests, estimatedObjects: Math.round(safeTotal), exact };
+  const exact = [...folders.values()].every((f) => f.swept || (f.sample && f.sample.done));
+  return { ranges: rangesFromCuts(range, monotone(cuts), safeTotal), requests, rounds, estimatedObjects: Math.round(safeTotal), exact };
 }
 
 // Cuts never go back: a cut below the one before it is raised to it (an empty shard).

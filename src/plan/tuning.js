@@ -15,7 +15,7 @@
 const PLANNER = (commit) => `chosen, not measured alone (${commit}); the planner as a whole measured by bench/sim-list.js --keys 1000000 on the named layouts (docs/benchmark.md, 2026-11-24)`;
 // The shard planner's balance work: the set measured together by the largest shard / mean
 // on bench/layouts.js + test/helpers/plan-layouts.js, 200k keys in 16 shards.
-const BALANCE = (commit) => `chosen, not measured alone (${commit}); the shard planner as a whole measured by max/mean shard size on bench/layouts.js + test/helpers/plan-layouts.js, 200k keys / 16 shards: 1.00-1.31, tenants 1.68 (c348501, 2026-11-25)`;
+const BALANCE = (commit) => `chosen, not measured alone (${commit}); the shard planner as a whole measured by max/mean shard size on bench/layouts.js + test/helpers/plan-layouts.js, 200k keys / 16 shards: 1.00-1.31, tenants 1.68 (c348501, 2026-11-25); with sweeps 1.00-1.31 (2026-11-29), and the 20 drawn layouts of the benchmark, 1M keys, in docs/scale-out.md`;
 
 const TABLE = {
   // plan/online.js: where the parallel lister cuts next
@@ -56,9 +56,7 @@ const TABLE = {
   PLAN_PACE: { value: 8, trades: 'requests a round for what has a basis while some folders have none: higher refines sooner, leaving less budget to size the unknown folders', setBy: BALANCE('6ef7ae0, 2026-11-25') },
   PLAN_SPARSE_LEVELS: { value: 3, trades: 'levels of few folders and no keys before a subtree is sampled flat: lower samples narrow trees flat sooner', setBy: BALANCE('6ef7ae0, 2026-11-25') },
   PLAN_SPARSE_FOLDERS: { value: 4, trades: 'folders a level may hold at most to count as sparse: higher samples more trees flat', setBy: BALANCE('6ef7ae0, 2026-11-25') },
-  PLAN_FLAT_FOLDERS: { value: 5, trades: 'folders a folder must hold before it (or a new folder among such siblings) is sampled flat for holding small ones: lower flattens more', setBy: BALANCE('6ef7ae0 and 9ca7f6b, 2026-11-25') },
-  PLAN_FLAT_SIZED: { value: 3, trades: 'sized folders needed before a folder of small folders is sampled flat: higher waits for more evidence (requests)', setBy: BALANCE('09354c9, 2026-11-25') },
-  PLAN_SMALL_FOLDER_KEYS: { value: 200, trades: 'mean keys under which sized folders count as small: higher samples more folders flat (fewer listings, folders not planned apart)', setBy: BALANCE('6ef7ae0, 2026-11-25') },
+  PLAN_FLAT_FOLDERS: { value: 5, trades: 'siblings a folder must have before it starts flat because one of them was sampled flat (a narrow subtree): lower starts more folders flat', setBy: BALANCE('6ef7ae0 and 9ca7f6b, 2026-11-25') },
   PLAN_PROBE_WORTH: { value: 500, trades: 'keys a second request at the same place must stand to teach: lower refines with more requests for less each', setBy: BALANCE('6ef7ae0, 2026-11-25') },
   PLAN_UNKNOWN_KEYS: { value: 1, trades: 'keys counted for a folder nothing sized once the budget is spent: higher gives unknown folders more of the shards', setBy: BALANCE('5b76045, 2026-11-25') },
   PLAN_BUDGET_BASE: { value: 64, trades: 'list requests a plan may spend, before those per shard: higher balances small plans better and costs more', setBy: 'chosen (d9ea407, 2026-11-25); bench/plan-scale.js measures what the budget buys: a billion flat keys, 100 shards, 664 requests, 1.000001 max/mean (c348501)' },

@@ -2,6 +2,7 @@
 // Directory buckets (S3 Express One Zone, and One Zone-IA in Local Zones) are named
 // "<base>--<zone id>--x-s3"; their listings come in no key order and take no StartAfter
 // (list/directory-lister.js).
+const { UsageError } = require('../errors');
 
 // A zonal endpoint of S3 Express: s3express-<zone id>.<region>.amazonaws.com (the bucket's
 // name in front of it, or in the path).
@@ -20,4 +21,21 @@ const zoneOf = (bucket) => (/--([a-z0-9-]+)--x-s3$/.exec(bucket) || [])[1];
 /** Its zonal endpoint at AWS: https://<bucket>.s3express-<zone id>.<region>.amazonaws.com. */
 const zonalHost = (bucket, region) => `${bucket}.s3express-${zoneOf(bucket)}.${region}.amazonaws.com`;
 
-module.exports = { isDirectoryBucket, zoneOf, zonalHost };
+/**
+ * Refuses a key range the caller gave (--start-after, --stop-at) on a directory-bucket
+ * source: such a bucket takes no StartAfter and lists in no key order, so the range could
+ * only be kept by listing every key and dropping most (internal ranges, a shard's or a
+ * resumed run's, are kept that way: they are what the plan or the journal computed).
+ * options: parsed library options (source URL or bucket, endpointUrl).
+ */
+function refuseRangeOnDirectoryBucket(options) {
+  const asked = options.startAfter !== undefined && options.startAfter !== null ? '--start-after'
+    : options.stopAt !== undefined && options.stopAt !== null ? '--stop-at' : null;
+  if (!asked) return;
+  const m = typeof options.source === 'string' ? /^s3:\/\/([^/]+)/.exec(options.source) : null;
+  const bucket = m ? m[1] : options.source === undefined ? options.bucket : undefined;
+  if (typeof bucket !== 'string' || !isDirectoryBucket(bucket, options.endpointUrl)) return;
+  throw new UsageError(`${bucket} is a directory bucket, which lists in no key order and takes no StartAfter: ${asked} would list every key to keep a few; give a prefix (a directory) instead`);
+}
+
+module.exports = { isDirectoryBucket, zoneOf, zonalHost, refuseRangeOnDirectoryBucket };

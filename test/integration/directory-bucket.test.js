@@ -562,6 +562,29 @@ describe('directory bucket and versions', () => {
     }
   });
 
+  // The same commands with a key range of the caller's: a directory bucket takes no
+  // StartAfter and lists in no key order, so each is refused before any request (exit 2,
+  // one line saying why); a shard's range there is the plan's and stays (--shards above).
+  const ranges = { '--start-after': ['--start-after', 'a/1'], '--stop-at': ['--stop-at', 'a/2'] };
+  const rangeCells = Object.keys(commands).filter((c) => !['cat', 'head', 'mv', 'cp one object'].includes(c)).flatMap((c) => Object.keys(ranges).map((x) => [c, x]));
+  const rangeSample = rangeCells.filter(() => r.next() < 0.4);
+  test.each(rangeSample)('directory bucket %s %s: refused before any request, nothing changed', async (command, flag) => {
+    const b = dirBucket();
+    fake.bucket(b);
+    for (const k of ['a/1', 'a/2', 'b/3']) fake.put(b, k, `body of ${k}`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-range-'));
+    try {
+      const before = fake.requests.length;
+      const run = await runCli([...commands[command](b, dir), ...ranges[flag], '--endpoint-url', fake.endpoint]);
+      expect({ code: run.code, lines: run.stderr.split('\n').filter(Boolean).length, requests: fake.requests.length - before }).toEqual({ code: 2, lines: 1, requests: 0 });
+      expect(run.stderr).toMatch(new RegExp(`${b} is a directory bucket, which lists in no key order and takes no StartAfter: ${flag}`));
+      expect(fakeContents(b)).toEqual(new Map(['a/1', 'a/2', 'b/3'].map((k) => [k, `body of ${k}`])));
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('directory bucket --version-id null names the one version there is', async () => {
     const b = dirBucket();
     fake.bucket(b);

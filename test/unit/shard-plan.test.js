@@ -52,12 +52,10 @@ describe('planShards', () => {
   }, 300000);
 
   // Balance on every layout, 200,000 keys in 16 shards (160 requests): the largest shard
-  // within 1.5 times the mean, but tenants (300 flat folders of log-normal sizes, the
-  // largest 5% of the keys: the budget lists about half of them, the others count as the
-  // mean of those listed); measured 1.00 to 1.31, tenants 1.68.
+  // within 1.5 times the mean; measured 1.00 to 1.31 (2026-11-29, with sweeps; tenants was
+  // 1.68 before them and had a looser bound of its own).
   // Six of the fifteen layouts a run, drawn by the seed (all of them took three minutes of
   // CI's unit suite): over runs each is drawn, and a failing draw replays by its seed.
-  const BALANCE = { tenants: 1.8 };
   const ALL_LAYOUTS = { ...LAYOUTS, ...PLAN_LAYOUTS };
   const drawn = Object.keys(ALL_LAYOUTS);
   const r = prng(SEED);
@@ -69,7 +67,32 @@ describe('planShards', () => {
     expect(plan.requests).toBeLessThanOrEqual(defaultBudget(16));
     const c = counts(store, plan);
     expect(c.reduce((a, b) => a + b, 0)).toBe(store.keys.length);
-    expect(Math.max(...c) / (store.keys.length / 16)).toBeLessThanOrEqual(BALANCE[layout] || 1.5);
+    expect(Math.max(...c) / (store.keys.length / 16)).toBeLessThanOrEqual(1.5);
+  }, 300000);
+
+  // One large folder among 100 to 500 small ones (1 to 200 keys each), its place, size and
+  // inside (flat hex names, or day folders) drawn: flat pages from the small folders' starts
+  // size them a page of keys at a time, and the page that ends inside the large one finds
+  // it. Before sweeps, 1.7 to 15 times the mean (median about 10); with them, 41 draws
+  // 1.01 to 1.41. Not asserted: the large folder first of all (drawn 2 in 12: 2.8 and 6.8,
+  // the same as before sweeps), where the key shape overestimates its flat hex names.
+  test.each([0, 1])('one large folder among hundreds of small ones (draw %i): found, the largest shard within 1.6 times the mean', async (i) => {
+    const r = prng(SEED + 7 + i);
+    const n = 100 + r.int(400), hot = 1 + r.int(n - 1);
+    const stem = ['run', 'job', 'batch'][r.int(3)];
+    const keys = new Set();
+    const two = (x) => String(x).padStart(2, '0');
+    for (let f = 0; f < n; f++) {
+      const size = f === hot ? 100000 + r.int(200000) : 1 + r.int(200);
+      const dated = r.next() < 0.5;
+      for (let j = 0; j < size; j++) keys.add(`${stem}_${f}/${dated ? `2026-${two(1 + r.int(12))}-${two(1 + r.int(28))}/` : ''}${r.int(2 ** 32).toString(16).padStart(8, '0')}.bin`);
+    }
+    const store = new FakeListStore([...keys].sort(compareKeys), { jitter: false });
+    const plan = await planShards(store, normalizeRange({}), 16);
+    expect(plan.requests).toBeLessThanOrEqual(defaultBudget(16));
+    const c = counts(store, plan);
+    expect(c.reduce((a, b) => a + b, 0)).toBe(keys.size);
+    expect(Math.max(...c) / (keys.size / 16)).toBeLessThanOrEqual(1.6);
   }, 300000);
 
   // One folder of name families (`assets_123.log`, `api-9.log`, ...: 10 to 49 words drawn by
