@@ -221,6 +221,9 @@ function parseOption(name, value) {
 // Marks options parseOptions returned; spreads ({ ...options, x }) keep it, Object.keys and
 // JSON do not see it.
 const PARSED = Symbol('s3blitz.parsedOptions');
+// Marks options whose startAfter/stopAt s3blitz computed (a shard's range), not the caller's:
+// a symbol, so it survives copies of the options and no option check sees it.
+const COMPUTED_RANGE = Symbol('s3blitz.computedRange');
 
 // The one place a caller's options are checked: unknown names rejected (checkOptions), typed
 // values parsed and range-checked, and their defaults applied. Returns a new object; the
@@ -272,4 +275,4 @@ function help(name) {
   return `${o.help} (default: ${o.default})`;
 }
 
-module.exports = { OPTIONS, DEFAULTS, CLI, NUMERIC, MiB, GiB, positiveInt, parseDuration, parseSize, checkOptions, parseOptions, parseOption, option, isDefault, flagOf, help };
+module.exports = { COMPUTED_RANGE, OPTIONS, DEFAULTS, CLI, NUMERIC, MiB, GiB, positiveInt, parseDuration, parseSize, checkOptions, parseOptions, parseOption, option, isDefault, flagOf, help };

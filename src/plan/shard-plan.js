@@ -200,8 +200,10 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
     const last = keys.length ? keys[keys.length - 1] : null;
     if (!p.sorted) p.sorted = [...p.children.values()].sort((a, b) => compareKeys(a.prefix, b.prefix));
     const sibs = p.sorted;
+    const at = sibs.indexOf(c);
+    if (at < 0) return; // no longer a folder of the plan (its parent sampled flat since)
     let i = 0;
-    for (let j = sibs.indexOf(c); j < sibs.length; j++) {
+    for (let j = at; j < sibs.length; j++) {
       const d = sibs[j];
       const passed = !page.truncated || (last !== null && compareKeys(last, lastKeyWith(d.prefix)) > 0);
       while (i < keys.length && compareKeys(keys[i], d.prefix) < 0) i++;

@@ -14,7 +14,7 @@ const { planShards, defaultBudget } = require('../plan/shard-plan');
 const { planDirectoryShards } = require('../plan/directory-shards');
 const { directoryPage } = require('../list/directory-lister');
 const { UsageError } = require('../errors');
-const { option } = require('../options');
+const { COMPUTED_RANGE, option } = require('../options');
 
 // The variables engines give each task of an array its index in. Each is the shard's index
 // as is: Slurm's SLURM_ARRAY_TASK_ID too, never less SLURM_ARRAY_TASK_MIN, so that a rerun of
@@ -137,6 +137,7 @@ async function resolveShard(options, env = process.env) {
 function shardOptions(options, shard) {
   const o = listingOptions(options);
   o.mergeState = true; // summarize: the counters merge needs
+  o[COMPUTED_RANGE] = true; // the plan's range, not the caller's (kept on a directory bucket too)
   if (shard.range.empty) return { ...o, emptyRange: true };
   o.startAfter = shard.range.startAfter ?? undefined;
   o.stopAt = shard.range.stopAt ?? undefined;

@@ -3,6 +3,7 @@
 // "<base>--<zone id>--x-s3"; their listings come in no key order and take no StartAfter
 // (list/directory-lister.js).
 const { UsageError } = require('../errors');
+const { COMPUTED_RANGE } = require('../options');
 
 // A zonal endpoint of S3 Express: s3express-<zone id>.<region>.amazonaws.com (the bucket's
 // name in front of it, or in the path).
@@ -31,7 +32,7 @@ const zonalHost = (bucket, region) => `${bucket}.s3express-${zoneOf(bucket)}.${r
 function refuseRangeOnDirectoryBucket(options) {
   const asked = options.startAfter !== undefined && options.startAfter !== null ? '--start-after'
     : options.stopAt !== undefined && options.stopAt !== null ? '--stop-at' : null;
-  if (!asked) return;
+  if (!asked || options[COMPUTED_RANGE]) return;
   const m = typeof options.source === 'string' ? /^s3:\/\/([^/]+)/.exec(options.source) : null;
   const bucket = m ? m[1] : options.source === undefined ? options.bucket : undefined;
   if (typeof bucket !== 'string' || !isDirectoryBucket(bucket, options.endpointUrl)) return;

@@ -566,7 +566,13 @@ describe('directory bucket and versions', () => {
   // StartAfter and lists in no key order, so each is refused before any request (exit 2,
   // one line saying why); a shard's range there is the plan's and stays (--shards above).
   const ranges = { '--start-after': ['--start-after', 'a/1'], '--stop-at': ['--stop-at', 'a/2'] };
-  const rangeCells = Object.keys(commands).filter((c) => !['cat', 'head', 'mv', 'cp one object'].includes(c)).flatMap((c) => Object.keys(ranges).map((x) => [c, x]));
+  const rangeCommands = {
+    ...Object.fromEntries(Object.entries(commands).filter(([c]) => !['cat', 'head', 'mv', 'cp one object'].includes(c))),
+    // The caller's range is checked before a shard's takes its place.
+    'ls, one shard': (b) => ['ls', `s3://${b}`, '--shards', '2', '--shard', '0/2'],
+    'summarize, one shard': (b) => ['summarize', `s3://${b}`, '--shards', '2', '--shard', '1/2'],
+  };
+  const rangeCells = Object.keys(rangeCommands).flatMap((c) => Object.keys(ranges).map((x) => [c, x]));
   const rangeSample = rangeCells.filter(() => r.next() < 0.4);
   test.each(rangeSample)('directory bucket %s %s: refused before any request, nothing changed', async (command, flag) => {
     const b = dirBucket();
@@ -575,7 +581,7 @@ describe('directory bucket and versions', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-range-'));
     try {
       const before = fake.requests.length;
-      const run = await runCli([...commands[command](b, dir), ...ranges[flag], '--endpoint-url', fake.endpoint]);
+      const run = await runCli([...rangeCommands[command](b, dir), ...ranges[flag], '--endpoint-url', fake.endpoint]);
       expect({ code: run.code, lines: run.stderr.split('\n').filter(Boolean).length, requests: fake.requests.length - before }).toEqual({ code: 2, lines: 1, requests: 0 });
       expect(run.stderr).toMatch(new RegExp(`${b} is a directory bucket, which lists in no key order and takes no StartAfter: ${flag}`));
       expect(fakeContents(b)).toEqual(new Map(['a/1', 'a/2', 'b/3'].map((k) => [k, `body of ${k}`])));
