@@ -10,7 +10,6 @@ const { levelEntries } = require('../stages/one-level');
 const { RequestStats } = require('../stats');
 const { Progress } = require('../progress');
 const { resolveShard, shardOptions, shardInfo, shardText, writeResult } = require('../stages/shards');
-const { refuseRangeOnDirectoryBucket } = require('../stores/directory-bucket');
 const { help } = require('../options');
 const { UsageError } = require('../errors');
 const { batchCsvFormat, batchRows } = require('./batch-csv');
@@ -146,9 +145,7 @@ function register(program) {
       // Versions print long: a key alone would repeat without saying which version it is.
       const long = opts.humanReadable && !opts.allVersions ? itemLongHuman : itemLong;
       const fmt = batchCsv ? null : formatOf(opts) === 'json' ? itemJson : opts.long || opts.allVersions ? long : null;
-      // A shard lists its own range of the source (stages/shards.js); the caller's own range
-      // is checked before it is replaced by the shard's.
-      refuseRangeOnDirectoryBucket(asked);
+      // A shard lists its own range of the source (stages/shards.js).
       const shard = await resolveShard(asked);
       if (shard && !opts.quiet) writeErr(`s3blitz: shard ${shard.index} of ${shard.of} (from ${shard.via}): ${shardText(shard)}\n`);
       const libOpts = shard ? shardOptions(asked, shard) : { ...asked, result: undefined };

@@ -64,7 +64,7 @@ class Folder {
  * @param range {prefix, after, stop} (keys/range.js normalizeRange)
  * @param n shards (1 or more)
  * @param o {budget (list requests), signal, stats}
- * @returns {ranges: [{index, startAfter, stopAt, estimatedObjects, empty?}], requests, estimatedObjects, exact}
+ * @returns {ranges: [{index, startAfter, stopAt, estimatedObjects, empty?}], requests, rounds (of requests in flight together), estimatedObjects, exact}
  */
 async function planShards(store, range, n, { budget = defaultBudget(n), signal, stats } = {}) {
   const shape = new KeyShape();
@@ -139,7 +139,7 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       if (f.sample) f.sample.invalidate();
       if (isGrounded(f)) { if (!byDepth.has(f.depth)) byDepth.set(f.depth, []); byDepth.get(f.depth).push(f); }
     }
-    means = new Map();
+    means = new Map(); // means taken while byDepth was filling are made again whole
   };
 
   // Folders the pages listed become folders of the plan.
@@ -256,13 +256,18 @@ async function planShards(store, range, n, { budget = defaultBudget(n), signal, 
       const guess = !ground || !Number.isFinite(mass);
       // Folders likely to fit in a page (or of unknown size) are swept: a flat page from the
       // first reads it, and every sibling after it that it passes, whole.
-      const sweep = guess || mass / idle.length <= PAGE;
+      const swept = guess || mass / idle.length <= PAGE;
       // Sweeps go on from where earlier ones stopped (leads) before new ones start.
-      const group = sweep ? [...idle.filter((c) => c.lead), ...spread(idle.filter((c) => !c.lead))] : spread(idle);
-      wants.push({ sweep, pri: guess ? Infinity : mass / (ground + 1), key: idle[0].prefix, depth: p.depth + 1, group, ground, mass: guess ? Infinity : mass, k: 0, max: guess ? 1 : idle.length });
+      const group = swept ? [...idle.filter((c) => c.lead), ...spread(idle.filter((c) => !c.lead))] : spread(idle);
+      wants.push({ sweep: swept, pri: guess ? Infinity : mass / (ground + 1), key: idle[0].prefix, depth: p.depth + 1, group, ground, mass: guess ? Infinity : mass, k: 0, max: guess ? 1 : idle.length });
     }
     if (!wants.length) break;
-    const gain = (w) => (w.group ? (Number.isFinite(w.mass) ? (w.sweep ? Math.min(PAGE, w.mass / (w.ground + 1 + w.k)) : w.mass / (w.ground + 1 + w.k)) : Infinity) : w.pri / (w.k + 1));
+    const gain = (w) => {
+      if (!w.group) return w.pri / (w.k + 1);
+      if (!Number.isFinite(w.mass)) return Infinity;
+      const share = w.mass / (w.ground + 1 + w.k);
+      return w.sweep ? Math.min(PAGE, share) : share; // a sweep reads at most a page of keys
+    };
     const order = (a, b) => (gain(b) - gain(a)) || (a.depth - b.depth) || compareKeys(a.key, b.key);
     let left = Math.min(T.PLAN_ROUND, budget - requests);
     // While some folders have nothing to go by, they are sized first, one level a round

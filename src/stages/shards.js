@@ -13,6 +13,7 @@ const { openStore } = require('../stores/open-store');
 const { planShards, defaultBudget } = require('../plan/shard-plan');
 const { planDirectoryShards } = require('../plan/directory-shards');
 const { directoryPage } = require('../list/directory-lister');
+const { refuseRangeOnDirectoryBucket } = require('../stores/directory-bucket');
 const { UsageError } = require('../errors');
 const { COMPUTED_RANGE, option } = require('../options');
 
@@ -109,6 +110,8 @@ function readPlan(p) {
 async function resolveShard(options, env = process.env) {
   const asked = options.shard !== undefined || options.shards !== undefined || options.plan !== undefined;
   if (!asked) return null;
+  // The caller's own range, before the shard's takes its place.
+  refuseRangeOnDirectoryBucket(options);
   const who = shardIndex(options, env);
   if (!who) throw new UsageError(`which shard is this? give --shard I/N, or run under an engine that sets ${INDEX_VARIABLES.map(([v]) => v).join(', ')}`);
   let p;

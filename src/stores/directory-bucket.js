@@ -4,6 +4,7 @@
 // (list/directory-lister.js).
 const { UsageError } = require('../errors');
 const { COMPUTED_RANGE } = require('../options');
+const { parseLocation } = require('./location');
 
 // A zonal endpoint of S3 Express: s3express-<zone id>.<region>.amazonaws.com (the bucket's
 // name in front of it, or in the path).
@@ -33,8 +34,10 @@ function refuseRangeOnDirectoryBucket(options) {
   const asked = options.startAfter !== undefined && options.startAfter !== null ? '--start-after'
     : options.stopAt !== undefined && options.stopAt !== null ? '--stop-at' : null;
   if (!asked || options[COMPUTED_RANGE]) return;
-  const m = typeof options.source === 'string' ? /^s3:\/\/([^/]+)/.exec(options.source) : null;
-  const bucket = m ? m[1] : options.source === undefined ? options.bucket : undefined;
+  // The source as every command reads it (an s3:// or https:// URL, else --bucket); parsing
+  // it here throws the error the command itself would.
+  const loc = typeof options.source === 'string' ? parseLocation(options.source) : null;
+  const bucket = loc ? loc.bucket : options.source === undefined ? options.bucket : undefined;
   if (typeof bucket !== 'string' || !isDirectoryBucket(bucket, options.endpointUrl)) return;
   throw new UsageError(`${bucket} is a directory bucket, which lists in no key order and takes no StartAfter: ${asked} would list every key to keep a few; give a prefix (a directory) instead`);
 }

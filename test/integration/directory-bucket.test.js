@@ -540,26 +540,33 @@ describe('directory bucket and versions', () => {
   const r = prng(SEED + 600);
   const sample = cells.filter(() => r.next() < 0.4);
 
-  test.each(sample)('directory bucket %s %s: refused before any request, nothing changed', async (command, selector) => {
+  // Runs args(bucket, dir) against a fresh directory bucket of three keys and an empty
+  // folder; checks it was refused before any request (exit 2, one line), nothing changed;
+  // then check(run, dir), while the folder is still there.
+  async function refused(args, check = async () => {}) {
     const b = dirBucket();
     fake.bucket(b);
     for (const k of ['a/1', 'a/2', 'b/3']) fake.put(b, k, `body of ${k}`);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-versions-'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-refused-'));
     try {
       const before = fake.requests.length;
-      const run = await runCli([...commands[command](b, dir), ...selectors[selector], '--endpoint-url', fake.endpoint]);
-      expect(run.code).toBe(2);
-      expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
-      expect(fake.requests.length).toBe(before);
+      const run = await runCli([...args(b, dir), '--endpoint-url', fake.endpoint]);
+      expect({ code: run.code, lines: run.stderr.split('\n').filter(Boolean).length, requests: fake.requests.length - before }).toEqual({ code: 2, lines: 1, requests: 0 });
       expect(fakeContents(b)).toEqual(new Map(['a/1', 'a/2', 'b/3'].map((k) => [k, `body of ${k}`])));
       expect(fs.readdirSync(dir)).toEqual([]);
+      await check(run, dir, b);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test.each(sample)('directory bucket %s %s: refused before any request, nothing changed', async (command, selector) => {
+    await refused((b, dir) => [...commands[command](b, dir), ...selectors[selector]], async (run, dir) => {
       if (!/is a directory bucket, which keeps no versions/.test(run.stderr)) {
         const general = await runCli([...commands[command]('general-bucket', dir), ...selectors[selector], '--endpoint-url', 'http://127.0.0.1:1']);
         expect({ command, selector, general: general.code, stderr: general.stderr.trim() }).toEqual({ command, selector, general: 2, stderr: run.stderr.trim() });
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   // The same commands with a key range of the caller's: a directory bucket takes no
@@ -575,20 +582,9 @@ describe('directory bucket and versions', () => {
   const rangeCells = Object.keys(rangeCommands).flatMap((c) => Object.keys(ranges).map((x) => [c, x]));
   const rangeSample = rangeCells.filter(() => r.next() < 0.4);
   test.each(rangeSample)('directory bucket %s %s: refused before any request, nothing changed', async (command, flag) => {
-    const b = dirBucket();
-    fake.bucket(b);
-    for (const k of ['a/1', 'a/2', 'b/3']) fake.put(b, k, `body of ${k}`);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3blitz-dir-range-'));
-    try {
-      const before = fake.requests.length;
-      const run = await runCli([...rangeCommands[command](b, dir), ...ranges[flag], '--endpoint-url', fake.endpoint]);
-      expect({ code: run.code, lines: run.stderr.split('\n').filter(Boolean).length, requests: fake.requests.length - before }).toEqual({ code: 2, lines: 1, requests: 0 });
+    await refused((b, dir) => [...rangeCommands[command](b, dir), ...ranges[flag]], async (run, dir, b) => {
       expect(run.stderr).toMatch(new RegExp(`${b} is a directory bucket, which lists in no key order and takes no StartAfter: ${flag}`));
-      expect(fakeContents(b)).toEqual(new Map(['a/1', 'a/2', 'b/3'].map((k) => [k, `body of ${k}`])));
-      expect(fs.readdirSync(dir)).toEqual([]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   test('directory bucket --version-id null names the one version there is', async () => {
