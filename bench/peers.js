@@ -245,7 +245,7 @@ os.write(3, json.dumps(dict(code=code, wall=wall, user=r.ru_utime, sys=r.ru_stim
 
 // runPeer(spec, {countObjects: async () => n, timeoutMs, collectLines, python})
 // -> {peer, op, variant, line, exitCode, signal, timedOut, ok, wallSec, userSec,
-//     sysSec, cpuSec, maxRssKb, lines, count, stderrTail, output?}
+//     sysSec, cpuSec, maxRssKb, lines, count, stderrTail, firstOutputSec, output?}
 // `count` is output lines for listings and countObjects() (the target bucket)
 // for copies, so a peer that crashed half way never looks fast.
 function runPeer(spec, { countObjects, timeoutMs = 0, collectLines = false, python = 'python3' } = {}) {
@@ -254,7 +254,10 @@ function runPeer(spec, { countObjects, timeoutMs = 0, collectLines = false, pyth
       { env: spec.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     let lines = 0, rest = '', err = '', report = '';
     const output = collectLines ? [] : null;
+    const t0 = performance.now();
+    let firstOutput = null; // seconds from spawn to the first byte on stdout (the wrapper's start included)
     child.stdout.on('data', (b) => {
+      firstOutput ??= (performance.now() - t0) / 1000;
       for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) lines++;
       if (output) { const s = rest + b.toString('utf8'); const parts = s.split('\n'); rest = parts.pop(); output.push(...parts); }
     });
@@ -268,7 +271,7 @@ function runPeer(spec, { countObjects, timeoutMs = 0, collectLines = false, pyth
         peer: spec.peer, op: spec.op, variant: spec.variant, line: spec.line,
         exitCode: r.code >= 0 ? r.code : null, signal: r.code < 0 ? -r.code : null, timedOut: r.timed_out,
         wallSec: r.wall, userSec: r.user, sysSec: r.sys, cpuSec: r.user + r.sys, maxRssKb: r.maxrss_kb,
-        lines, count: lines, stderrTail: tail(err, 2000),
+        lines, count: lines, stderrTail: tail(err, 2000), firstOutputSec: firstOutput,
       };
       if (output) { if (rest) output.push(rest); res.output = output; }
       if (spec.op === 'copy' && countObjects) res.count = await countObjects();

@@ -16,13 +16,16 @@ const rank = (c) => (c < 0xd800 ? c : c >= 0xe000 ? c - 0x800 : c + 0x2000) + 1;
 const MAX_UNITS = 8; // code units a number may hold (7-bit ASCII: 8 × 6 bits would not fit)
 const FEW = 6; // below so many records a comparison sort costs less than the numbers' setup (measured)
 
-/** Sorts records (in place) by keyOf(record) in S3's order; returns them. */
-function sortByKey(records, keyOf = (k) => k) {
-  const n = records.length;
-  const byComparison = () => records.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+/**
+ * The order of keys in S3's order: an array of their indexes, the first key's first.
+ * native: no key holds a code unit at or above U+D800 (keys/order.js), so JavaScript's
+ * comparison of strings is S3's and ties are broken by it.
+ */
+function sortOrder(keys, { native = false } = {}) {
+  const n = keys.length;
+  const cmp = native ? (a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0) : (a, b) => compareKeys(keys[a], keys[b]);
+  const byComparison = () => Array.from({ length: n }, (_, i) => i).sort(cmp);
   if (n < FEW) return byComparison();
-  const keys = new Array(n);
-  for (let i = 0; i < n; i++) keys[i] = keyOf(records[i]);
   // The keys' common prefix (nothing past it tells them apart) is the smallest and the
   // largest key's: code-unit order is lexicographic, and native comparisons are cheap.
   let lo = keys[0], hi = lo;
@@ -50,7 +53,7 @@ function sortByKey(records, keyOf = (k) => k) {
     nums[i] = v * shift + i;
   }
   nums.sort();
-  // Read back the order; runs whose code units tie are sorted by compareKeys.
+  // Read back the order; runs whose code units tie are sorted by comparison.
   const order = new Array(n);
   for (let i = 0; i < n;) {
     const head = Math.floor(nums[i] / shift);
@@ -58,14 +61,24 @@ function sortByKey(records, keyOf = (k) => k) {
     while (j < n && Math.floor(nums[j] / shift) === head) j++;
     for (let m = i; m < j; m++) order[m] = nums[m] - head * shift;
     if (j - i > 1) {
-      const run = order.slice(i, j).sort((a, b) => compareKeys(keys[a], keys[b]));
+      const run = order.slice(i, j).sort(cmp);
       for (let m = i; m < j; m++) order[m] = run[m - i];
     }
     i = j;
   }
+  return order;
+}
+
+/** Sorts records (in place) by keyOf(record) in S3's order; returns them. */
+function sortByKey(records, keyOf = (k) => k) {
+  const n = records.length;
+  if (n < FEW) return records.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  const keys = new Array(n);
+  for (let i = 0; i < n; i++) keys[i] = keyOf(records[i]);
+  const order = sortOrder(keys);
   const copy = records.slice();
   for (let i = 0; i < n; i++) records[i] = copy[order[i]];
   return records;
 }
 
-module.exports = { sortByKey };
+module.exports = { sortByKey, sortOrder };

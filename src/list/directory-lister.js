@@ -7,7 +7,7 @@
 // delimiter instead (see _sweep).
 // - Unordered, each page's keys go out as they arrive; the store's continuation tokens are
 //   trusted to name every key once (nothing is remembered per key).
-// - In key order, a directory's keys are sorted (on disk past DIR_SORT_KEYS, util/spool.js),
+// - In key order, a directory's keys are sorted (on disk past DIR_SORT_KEYS: directory-keys.js),
 //   a key listed twice there goes out once, and each subdirectory's keys go out at its
 //   name's place: every key of "d/s/" sorts after "d/s" and before any other key of "d/"
 //   that sorts after "d/s/", since none of those starts with "d/s/". Directories are listed
@@ -16,10 +16,10 @@
 // A range (--start-after, --stop-at, a single key) is kept by filtering keys and leaving out
 // the directories that hold none of it, never by a StartAfter.
 const pLimit = require('p-limit');
-const { chunkOf, ColumnChunk } = require('../stores/chunks');
-const { compareKeys, compareCodeUnits } = require('../keys/order');
+const { chunkOf, ColumnChunk, ColumnSink } = require('../stores/chunks');
+const { compareKeys } = require('../keys/order');
 const { inRange, dirMayHold } = require('../keys/range');
-const { ExternalSorter } = require('../util/spool');
+const { DirectoryKeys } = require('./directory-keys');
 const { MinHeap } = require('../util/min-heap');
 const { FatalError } = require('../errors');
 const { RequestStats } = require('../stats');
@@ -283,22 +283,15 @@ class DirectoryLister {
     let failure = null;
     const start = (dir) => {
       if (listings.has(dir)) return listings.get(dir);
-      const sorter = new ExternalSorter((r) => r[0], { chunk: this.sortKeys });
+      const keys = new DirectoryKeys(this.sortKeys);
       const subs = [];
-      let utf16 = true; // no key of the directory holds a code unit >= U+D800 (so far)
       const p = this._list(dir, (chunk, found) => {
-        if (utf16 && !chunk.utf16Ordered()) utf16 = false;
-        for (const row of chunk.rows()) sorter.push(row);
+        keys.add(chunk);
         held += chunk.length;
         subs.push(...found);
         for (const f of found) ahead.push(f);
         fill();
-      }).then(() => {
-        // Runs on disk were sorted by compareKeys; where no key holds a high code unit the
-        // native order is the same, and the runs merge by it.
-        if (utf16) sorter.compare = compareCodeUnits;
-        return { sorter, subs: subs.sort(compareKeys) };
-      }, (err) => { failure = failure || err; sorter.remove(); throw err; });
+      }).then(() => ({ keys, subs: subs.sort(compareKeys) }), (err) => { failure = failure || err; keys.remove(); throw err; });
       // Marked when done either way (a failure is awaited where output needs it).
       p.then(() => { p.settled = true; }, () => { p.settled = true; });
       listings.set(dir, p);
@@ -317,35 +310,42 @@ class DirectoryLister {
     const self = this;
     // Keys go out in chunks of PAGE whatever directories they come from (a tree of small
     // directories would otherwise make a chunk of each); what is held goes out before output
-    // waits on a listing.
-    let batch = [];
-    const flush = function* () { if (batch.length) { self.stats.keysUnique += batch.length; yield ColumnChunk.fromRows(batch); batch = []; } };
+    // waits on a listing. Keys are gathered from the pages' chunks in their new order.
+    let batch = new ColumnSink();
+    const flush = function* () {
+      if (!batch.length) return;
+      self.stats.keysUnique += batch.length;
+      const chunk = new ColumnChunk(batch.columns());
+      batch = new ColumnSink();
+      yield chunk;
+    };
     async function* emit(dir) {
       if (failure) throw failure;
       reached = dir;
       const listing = start(dir);
       if (!listing.settled) yield* flush();
-      const { sorter, subs } = await listing;
+      const { keys, subs } = await listing;
       fill();
       try {
         let prev = null, s = 0;
         // A directory sorted in memory is read without an await per key.
-        const mem = sorter.sortedInMemory();
-        const runs = mem ? null : sorter.sorted()[Symbol.asyncIterator]();
-        for (let i = 0; ;) {
-          let row;
-          if (mem) { if (i === mem.length) break; row = mem[i++]; } else { const n = await runs.next(); if (n.done) break; row = n.value; }
+        const mem = keys.inMemory();
+        const rows = mem ? null : keys.sortedRows()[Symbol.asyncIterator]();
+        for (let r = 0; ; r++) {
+          let key, row;
+          if (mem) { if (r === mem.length) break; key = mem.key(r); } else { const n = await rows.next(); if (n.done) break; row = n.value; key = row[0]; }
           held--;
-          const key = row[0];
-          if (key === prev) { self.duplicates++; continue; }
+          if (key === prev) { self.duplicates++; continue; } // listed twice: out once
           prev = key;
           while (s < subs.length && compareKeys(subs[s], key) < 0) yield* emit(subs[s++]);
-          batch.push(row);
+          batch.knows(keys.utf16, keys.plain);
+          if (mem) mem.addTo(batch, r);
+          else batch.addKnown(row[0], row[1], row[2] === null ? NaN : row[2], row[3] ?? undefined, row[4]);
           if (batch.length === PAGE) yield* flush();
         }
         while (s < subs.length) yield* emit(subs[s++]);
       } finally {
-        sorter.remove();
+        keys.remove();
         listings.delete(dir);
       }
     }
@@ -355,7 +355,7 @@ class DirectoryLister {
     } finally {
       // Listings started ahead and never output (a failure, or the consumer stopped): ended and removed.
       this.stopped = true;
-      for (const p of listings.values()) p.then((l) => l.sorter.remove(), () => {});
+      for (const p of listings.values()) p.then((l) => l.keys.remove(), () => {});
     }
   }
 }

@@ -42,6 +42,9 @@ class ItemChunk {
   // is S3's (keys/order.js), so that a sort may use the native comparison.
   utf16Ordered() { return (this.utf16 ??= keysUtf16(this)); }
 
+  // Whether no key is known to hold a control character (a ColumnChunk knows; this does not look).
+  keysPlain() { return false; }
+
   slice(from, to) { return new ItemChunk(this.items.slice(from, to)); }
 
   // The UTF-16 code units of its keys together (what holding them costs, with utf16Ordered).
@@ -86,10 +89,17 @@ function rowItem([Key, Size, t, ETag, StorageClass]) {
 // Columns as ColumnSink (below) makes them: the keys joined with newlines and where
 // each ends, plain when they print as they are; the ETags joined ('' for none) and where
 // each ends; sizes and times (NaN for none) as typed arrays; storage classes (null when
-// all are STANDARD).
+// all are STANDARD, else {names: the distinct ones, of: a Uint8Array of indexes in names}:
+// a class per key as a string each would cost a clone of a thousand strings a page, and
+// a directory bucket's pages name EXPRESS_ONEZONE on every key).
 // Where key j starts in the newline-joined keys.
 function keyStart(c, j) {
   return j === 0 ? 0 : c.keyEnds[j - 1] + 1;
+}
+
+// Key j's storage class.
+function classAt(c, j) {
+  return c.classes ? c.classes.names[c.classes.of[j]] : 'STANDARD';
 }
 
 class ColumnChunk {
@@ -109,7 +119,7 @@ class ColumnChunk {
 
   time(i) { return this.c.times[this.from + i]; }
 
-  storageClass(i) { return this.c.classes ? this.c.classes[this.from + i] : 'STANDARD'; }
+  storageClass(i) { return classAt(this.c, this.from + i); }
 
   etag(i) {
     const c = this.c, j = this.from + i;
@@ -144,6 +154,8 @@ class ColumnChunk {
   // (of the whole page, as the sink that made the columns saw it)
   utf16Ordered() { return this.c.utf16; }
 
+  keysPlain() { return this.c.plain; }
+
   filterKeys(keep) { return new ItemChunk(this.toItems().filter((it) => keep(it.Key))); }
 
   // Rows (itemRow's) straight from the columns, no item made on the way.
@@ -154,7 +166,7 @@ class ColumnChunk {
     let k0 = keyStart(c, j), e0 = j === 0 ? 0 : c.etagEnds[j - 1];
     for (let i = 0; i < out.length; i++, j++) {
       const k1 = c.keyEnds[j], e1 = c.etagEnds[j], t = c.times[j];
-      out[i] = [c.keys.slice(k0, k1), c.sizes[j], t === t ? t : null, e1 > e0 ? c.etags.slice(e0, e1) : null, c.classes ? c.classes[j] : 'STANDARD'];
+      out[i] = [c.keys.slice(k0, k1), c.sizes[j], t === t ? t : null, e1 > e0 ? c.etags.slice(e0, e1) : null, classAt(c, j)];
       k0 = k1 + 1;
       e0 = e1;
     }
@@ -182,7 +194,7 @@ class ColumnChunk {
         Size: c.sizes[j],
         LastModified: t === t ? new Date(t) : undefined,
         ETag: e1 > e0 ? c.etags.slice(e0, e1) : undefined,
-        StorageClass: c.classes ? c.classes[j] : 'STANDARD',
+        StorageClass: classAt(c, j),
       };
       k0 = k1 + 1;
       e0 = e1;
@@ -202,12 +214,15 @@ class ColumnChunk {
 // neighbours are compared by compareKeys.
 class ColumnSink {
   constructor() {
-    this.keys = []; this.sizes = []; this.times = []; this.etags = []; this.classes = null;
+    this.keys = []; this.sizes = []; this.times = []; this.etags = [];
+    this.classNames = null; this.classOf = null; this.lastClass = 0; // (null: all STANDARD so far)
     this.sorted = true;
     this.utf16 = true;
     this.astral = false; this.bmpHigh = false; // what the last key holds
     this.plain = true;
   }
+
+  get length() { return this.keys.length; }
 
   // ascii: the parser knows the key is plain ASCII.
   add(key, size, time, etag, storageClass, ascii = false) {
@@ -223,22 +238,52 @@ class ColumnSink {
       this.astral = astral;
       this.bmpHigh = bmpHigh;
     }
+    this.addKnown(key, size, time, etag, storageClass);
+  }
+
+  // The class of the key just added (the first not STANDARD starts the column).
+  _class(storageClass) {
+    if (!this.classNames) {
+      this.classNames = ['STANDARD'];
+      this.classOf = new Array(this.keys.length - 1).fill(0);
+    }
+    // Neighbours share a class: the last one's index is tried first.
+    let at = this.classNames[this.lastClass] === storageClass ? this.lastClass : this.classNames.indexOf(storageClass);
+    if (at < 0) {
+      if (this.classNames.length === 256) throw new Error('more than 256 storage classes on one page');
+      at = this.classNames.push(storageClass) - 1;
+    }
+    this.lastClass = at;
+    this.classOf.push(at);
+  }
+
+  // A key whose place the caller knows (a sort's output): its order and code units are
+  // not looked at again; the caller says what it knows of its source with knows().
+  addKnown(key, size, time, etag, storageClass) {
     if (this.plain && key.indexOf('\n') >= 0) this.plain = false;
     this.keys.push(key);
     this.sizes.push(size);
     this.times.push(time);
     this.etags.push(etag === undefined ? '' : etag); // S3 never sends an empty ETag
-    if (storageClass !== 'STANDARD' && !this.classes) this.classes = this.keys.slice(0, -1).map(() => 'STANDARD');
-    if (this.classes) this.classes.push(storageClass);
+    if (storageClass !== 'STANDARD' || this.classNames) this._class(storageClass);
+  }
+
+  // What a source of addKnown's keys is known to be: utf16 (its keys are: see add) and
+  // plain (none holds a control character). A sink given only keys known plain skips the
+  // test of its joined keys.
+  knows(utf16, plain) {
+    this.sorted = false; // (not looked at)
+    if (!utf16) this.utf16 = false;
+    this.plainKnown = (this.plainKnown ?? true) && plain;
   }
 
   columns() {
     const keys = this.keys.join('\n');
     return {
-      keys, keyEnds: ends(this.keys, 1), plain: this.plain && !CONTROL.test(keys), utf16: this.utf16,
+      keys, keyEnds: ends(this.keys, 1), plain: this.plain && (this.plainKnown === true || !CONTROL.test(keys)), utf16: this.utf16,
       etags: this.etags.join(''), etagEnds: ends(this.etags, 0),
       sizes: Float64Array.from(this.sizes), times: Float64Array.from(this.times),
-      classes: this.classes,
+      classes: this.classNames && { names: this.classNames, of: Uint8Array.from(this.classOf) },
     };
   }
 }

@@ -82,7 +82,7 @@ function start(msg) {
       }
       const page = parseListColumns(buf);
       const c = page.columns;
-      reply({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer]);
+      reply({ id: m.id, page }, [c.keyEnds.buffer, c.etagEnds.buffer, c.sizes.buffer, c.times.buffer, ...(c.classes ? [c.classes.of.buffer] : [])]);
       if ((received += allocatedSince(m, buf)) > COLLECT_EVERY) { received = 0; collect(); }
     }, (err) => {
       if (err instanceof FallBack) reply({ id: m.id, fallback: err.message, status: err.status });

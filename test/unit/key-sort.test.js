@@ -1,6 +1,6 @@
 'use strict';
 // sortByKey against an order computed independently: the keys' UTF-8 bytes (Buffer.compare).
-const { sortByKey } = require('../../src/keys/sort');
+const { sortByKey, sortOrder } = require('../../src/keys/sort');
 const { prng } = require('../generators/prng');
 const { drawKeys } = require('../generators/key-sets');
 
@@ -13,6 +13,14 @@ describe('sortByKey: S3 UTF-8 order', () => {
   test.each(Array.from({ length: 40 }, (_, i) => SEED + i))('drawn key set, seed %i, agrees with the UTF-8 bytes', (seed) => {
     const keys = drawKeys(prng(seed));
     expect(sortByKey(keys.slice())).toEqual(byBytes(keys));
+  });
+
+  test.each(Array.from({ length: 20 }, (_, i) => SEED + 100 + i))('sortOrder, seed %i: the order of drawn keys, by native comparison where none holds a unit at or above U+D800', (seed) => {
+    const keys = drawKeys(prng(seed));
+    const native = !keys.some((k) => /[\ud800-\uffff]/.test(k));
+    const order = sortOrder(keys, { native });
+    expect(order.map((i) => keys[i])).toEqual(byBytes(keys));
+    expect(order.slice().sort((a, b) => a - b)).toEqual(keys.map((_, i) => i));
   });
 
   test('records are sorted by keyOf, and every record is kept (ties included)', () => {
