@@ -5,8 +5,9 @@
 // continuation tokens, as many requests at once as the list concurrency allows, fanning out
 // as subdirectories appear; a subtree small enough is swept in one listing without the
 // delimiter instead (see _sweep).
-// - Unordered, each page's keys go out as they arrive; the store's continuation tokens are
-//   trusted to name every key once (nothing is remembered per key).
+// - Unordered, each page's keys go out as they arrive, a key named twice in a directory's
+//   listing once (keys-once.js: remembered in memory up to DIR_ONCE_KEYS, past it checked
+//   on disk once the directory is listed).
 // - In key order, a directory's keys are sorted (on disk past DIR_SORT_KEYS: directory-keys.js),
 //   a key listed twice there goes out once, and each subdirectory's keys go out at its
 //   name's place: every key of "d/s/" sorts after "d/s" and before any other key of "d/"
@@ -20,6 +21,7 @@ const { chunkOf, ColumnChunk, ColumnSink } = require('../stores/chunks');
 const { compareKeys } = require('../keys/order');
 const { inRange, dirMayHold } = require('../keys/range');
 const { DirectoryKeys } = require('./directory-keys');
+const { KeysOnce, KeysHeld } = require('./keys-once');
 const { MinHeap } = require('../util/min-heap');
 const { FatalError } = require('../errors');
 const { RequestStats } = require('../stats');
@@ -66,7 +68,8 @@ async function directoryPage(store, dir, token, { walk = true, maxKeys, signal, 
 
 class DirectoryLister {
   /** o: {range (normalizeRange), listConcurrency, maxListRequests, hedge (false: never send a
-   * page again), hedgeAfter (ms: never sooner), ordered, signal, stats, log, sortKeys (keys
+   * page again), hedgeAfter (ms: never sooner), ordered, signal, stats, log, onceKeys (keys
+   * remembered to output each once, unordered; DIR_ONCE_KEYS), sortKeys (keys
    * of a directory sorted in memory; DIR_SORT_KEYS), sweepPages (DIR_SWEEP_PAGES; 0: walk
    * every directory)} */
   constructor(store, o) {
@@ -87,10 +90,11 @@ class DirectoryLister {
     this.budget = new RequestGate({ concurrency: this.concurrency, maxRequests: o.maxListRequests, stats: this.stats, log: this.log });
     this.complete = false;
     this.inflight = 0;
-    this.duplicates = 0; // keys a directory's pages named twice (in key order, output once)
+    this.duplicates = 0; // keys a directory's pages named twice (output once)
     this.limit = pLimit(this.concurrency);
     this.stopped = false; // the output failed or its consumer stopped: no more pages
     this.sortKeys = o.sortKeys || T.DIR_SORT_KEYS;
+    this.onceKeys = o.onceKeys || T.DIR_ONCE_KEYS;
     this.sweeps = new Map(); // depth -> {ok, failed}: sweeps tried there (see _sweep)
     this.sweepPages = o.sweepPages ?? T.DIR_SWEEP_PAGES;
     this.sweepMaxPages = o.sweepMaxPages ?? T.DIR_SWEEP_MAX_PAGES;
@@ -236,12 +240,14 @@ class DirectoryLister {
   async *_unordered(root) {
     const queue = [root];
     const ready = [];
+    const held = new KeysHeld(this.onceKeys); // keys remembered to output each once
     const room = []; // listings waiting for the consumer
     let running = 0, failure = null, wake = null;
     const cap = this.concurrency;
     const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
     const freeRoom = () => { while (room.length && (ready.length < cap || this.stopped)) room.shift()(); };
-    const onPage = (chunk, subs) => {
+    const onPage = (once, chunk, subs) => {
+      chunk = once.filter(chunk);
       if (chunk.length) ready.push(chunk);
       for (let i = subs.length - 1; i >= 0; i--) queue.push(subs[i]);
       pump();
@@ -251,7 +257,11 @@ class DirectoryLister {
     const pump = () => {
       while (!failure && !this.stopped && queue.length && running < this.concurrency && ready.length < cap) {
         running++;
-        this._list(queue.pop(), onPage).then(() => { running--; pump(); notify(); }, (err) => { failure = failure || err; running--; notify(); });
+        const dir = queue.pop();
+        const once = new KeysOnce(dir, held);
+        this._list(dir, (chunk, subs) => onPage(once, chunk, subs))
+          .then(() => once.finish(), (err) => { once.remove(); throw err; })
+          .then(() => { this.duplicates += once.dropped; running--; pump(); notify(); }, (err) => { failure = failure || err; running--; notify(); });
       }
     };
     try {

@@ -167,6 +167,67 @@ describe('directory bucket listing', () => {
     expect([lister.duplicates, said]).toEqual([1, ['the store named 1 keys twice within a directory\'s listing: each output once']]);
   });
 
+  // A store that names keys again: on some pages, an entry of an earlier page of the same
+  // listing (or of the same page) once more. Returns the count of entries named again.
+  function repeating(store, r, share) {
+    const real = store.listPage.bind(store);
+    const seen = new Map(); // listing (prefix, delimiter) -> entries named so far
+    const counter = { repeated: 0 };
+    store.listPage = async (q) => {
+      const page = await real(q);
+      const id = `${q.prefix}\u0000${q.delimiter}`;
+      if (q.continuationToken === undefined) seen.set(id, []);
+      const before = seen.get(id);
+      before.push(...page.items);
+      if (before.length && r.next() < share) {
+        const n = 1 + r.int(3);
+        for (let i = 0; i < n; i++) { page.items.push({ ...r.pick(before) }); counter.repeated++; }
+      }
+      return page;
+    };
+    return counter;
+  }
+
+  test('drawn trees whose store names keys twice within a directory: each key goes out once, ordered or not, and the drops are counted', async () => {
+    const r = prng(SEED + 17);
+    for (let t = 0; t < 4; t++) {
+      const keys = drawTree(r);
+      for (const ordered of [true, false]) {
+        const store = new FakeDirectoryStore(keys, { seed: r.int(1e9), maxKeys: r.pick([100, 13]) });
+        const counter = repeating(store, r, 0.3);
+        const said = [];
+        const where = `tree ${t} of seed ${SEED} (${keys.length} keys, ${ordered ? 'ordered' : 'unordered'})`;
+        // Walks only: every page read goes out, so every entry named again is dropped once.
+        const got = await list(store, { listConcurrency: 1 + r.int(16), ordered, sweepPages: 0, log: (m) => said.push(m) });
+        expect([where, ordered ? got.keys : utf8Sort(got.keys)]).toEqual([where, utf8Sort(keys)]);
+        expect([where, got.lister.duplicates]).toEqual([where, counter.repeated]);
+        expect([where, said.filter((m) => /twice within a directory/.test(m)).length]).toEqual([where, counter.repeated ? 1 : 0]);
+        // With sweeps (pages of a sweep given up are never output): still each key once.
+        const swept = await list(store, { listConcurrency: 1 + r.int(16), ordered });
+        expect([where, ordered ? swept.keys : utf8Sort(swept.keys)]).toEqual([where, utf8Sort(keys)]);
+      }
+    }
+  });
+
+  test('unordered, past the keys it may remember: a directory checked on disk once listed, a key named twice there stops the listing', async () => {
+    const keys = Array.from({ length: 300 }, (_, i) => `d/${String(i).padStart(4, '0')}`).concat(['e/1', 'e/2']);
+    const clean = new FakeDirectoryStore(keys, { maxKeys: 13, seed: SEED });
+    const ok = await list(clean, { ordered: false, onceKeys: 20, sweepPages: 0 });
+    expect(utf8Sort(ok.keys)).toEqual(utf8Sort(keys));
+    const twice = new FakeDirectoryStore(keys, { maxKeys: 13, seed: SEED });
+    const real = twice.listPage.bind(twice);
+    twice.listPage = async (q) => {
+      const page = await real(q);
+      if (q.prefix === 'd/' && q.continuationToken) page.items.push({ Key: 'd/0007', Size: 3, LastModified: new Date(0), ETag: '"e"' });
+      return page;
+    };
+    await expect(list(twice, { ordered: false, onceKeys: 20, sweepPages: 0 })).rejects.toThrow('the store named key "d/0007" twice in the listing of directory "d/" (found once its keys were checked on disk, after both went out): its listing cannot be trusted');
+    // Within what it may remember, the same store's repeats are dropped instead.
+    const kept = await list(twice, { ordered: false, sweepPages: 0 });
+    expect(utf8Sort(kept.keys)).toEqual(utf8Sort(keys));
+    expect(kept.lister.duplicates).toBeGreaterThan(0);
+  });
+
   test('a store that answers a key outside the directory it was asked for stops the listing, walked or swept', async () => {
     // Pages of one entry: the root's sweep of a page is given up, so "d/" is swept (or walked).
     const store = new FakeDirectoryStore(['d/a', 'e/b'], { maxKeys: 1 });
