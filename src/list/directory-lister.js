@@ -53,10 +53,8 @@ async function directoryPage(store, dir, token, { walk = true, maxKeys, signal, 
   if (walk) stats.folderListings++;
   const chunk = chunkOf(page);
   stats.keysReturned += chunk.length;
-  for (let k = 0; k < chunk.length; k++) {
-    const key = chunk.key(k);
-    if (!key.startsWith(dir) || (walk && key.indexOf('/', dir.length) >= 0)) throw new FatalError(`the store answered key ${JSON.stringify(key)} to a listing of directory ${JSON.stringify(dir)}: not inside it, so its listing cannot be trusted`);
-  }
+  const out = chunk.outside(dir, walk);
+  if (out >= 0) throw new FatalError(`the store answered key ${JSON.stringify(chunk.key(out))} to a listing of directory ${JSON.stringify(dir)}: not inside it, so its listing cannot be trusted`);
   const prefixes = page.prefixes || [];
   if (!walk && prefixes.length) throw new FatalError(`the store answered folders to a listing of directory ${JSON.stringify(dir)} without a delimiter, so its listing cannot be trusted`);
   for (const p of prefixes) {

@@ -45,6 +45,9 @@ class ItemChunk {
   // Whether no key is known to hold a control character (a ColumnChunk knows; this does not look).
   keysPlain() { return false; }
 
+  // The index of the first key not in directory dir (not directly in it, when direct), or -1.
+  outside(dir, direct) { return outside(this, dir, direct); }
+
   slice(from, to) { return new ItemChunk(this.items.slice(from, to)); }
 
   // The UTF-16 code units of its keys together (what holding them costs, with utf16Ordered).
@@ -59,6 +62,14 @@ class ItemChunk {
   rows() { return this.toItems().map(itemRow); }
 
   static fromRows(rows) { return new ItemChunk(rows.map(rowItem)); }
+}
+
+function outside(chunk, dir, direct) {
+  for (let i = 0; i < chunk.length; i++) {
+    const key = chunk.key(i);
+    if (!key.startsWith(dir) || (direct && key.indexOf('/', dir.length) >= 0)) return i;
+  }
+  return -1;
 }
 
 function keysInclude(chunk, part) {
@@ -145,6 +156,18 @@ class ColumnChunk {
     const c = this.c;
     const at = c.keys.indexOf(part, keyStart(c, this.from));
     return at >= 0 && at + part.length <= c.keyEnds[this.from + this.length - 1];
+  }
+
+  // (read in the joined keys, without a string per key)
+  outside(dir, direct) {
+    const c = this.c, keys = c.keys;
+    for (let i = 0, j = this.from; i < this.length; i++, j++) {
+      const k0 = keyStart(c, j), k1 = c.keyEnds[j];
+      if (k1 - k0 < dir.length || !keys.startsWith(dir, k0)) return i;
+      // The last '/' at or before the key's end: the directory's own, or one before the key.
+      if (direct && keys.lastIndexOf('/', k1 - 1) >= k0 + dir.length) return i;
+    }
+    return -1;
   }
 
   slice(from, to = this.length) { return new ColumnChunk(this.c, this.from + from, this.from + Math.min(to, this.length)); }

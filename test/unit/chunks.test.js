@@ -96,3 +96,31 @@ test('utf16Ordered: whether no key holds a code unit at or above U+D800 (the nat
     expect([keys, ItemChunk.fromRows(rows).utf16Ordered()]).toEqual([keys, want]);
   }
 });
+
+test('outside: the first key not in a directory (directly, when asked), read in the joined keys as from items', () => {
+  const { prng } = require('../generators/prng');
+  const { ColumnSink } = require('../../src/stores/chunks');
+  const seed = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+  const r = prng(seed);
+  const parts = ['d', 'd/', 'e/', '/', 'é/', '😀', 'x\ny', 'a', ''];
+  for (let t = 0; t < 300; t++) {
+    const dir = ['', 'd/', 'd/e/', '😀/'][r.int(4)];
+    const keys = Array.from({ length: r.int(6) }, () => {
+      const inside = r.next() < 0.8;
+      let tail = '';
+      for (let n = r.int(4); n > 0; n--) tail += r.pick(parts);
+      return (inside ? dir : r.pick(['', 'd', 'x/'])) + tail;
+    });
+    const sink = new ColumnSink();
+    for (const k of keys) sink.add(k, 1, NaN, undefined, 'STANDARD');
+    const cols = new ColumnChunk(sink.columns());
+    const items = new ItemChunk(keys.map((Key) => ({ Key, Size: 1 })));
+    const from = r.int(keys.length + 1);
+    for (const direct of [true, false]) {
+      const want = (ks) => ks.findIndex((k) => !k.startsWith(dir) || (direct && k.slice(dir.length).includes('/')));
+      const where = `seed ${seed}: ${JSON.stringify(keys)} in ${JSON.stringify(dir)}${direct ? ' directly' : ''}`;
+      expect([where, cols.outside(dir, direct), items.outside(dir, direct)]).toEqual([where, want(keys), want(keys)]);
+      expect([where, cols.slice(from).outside(dir, direct)]).toEqual([where, want(keys.slice(from))]);
+    }
+  }
+});
