@@ -28,13 +28,13 @@ class KeysOnce {
 
   /** The chunk's keys not seen before in this directory, as a chunk (the same one when all are new). */
   filter(chunk) {
-    if (this.sorter) { pushKeys(this.sorter, chunk); return chunk; }
-    if (!this.seen) {
+    if (!this.sorter && !this.seen) {
       if (!this.first) { this.first = chunk; return this._alone(chunk); }
       this.seen = new Set();
-      this._remember(this.first);
+      this._remember(this.first); // (which may go past the budget: to disk)
       this.first = null;
     }
+    if (this.sorter) { pushKeys(this.sorter, chunk); return chunk; }
     let fresh = null; // indexes kept, once one is dropped
     for (let i = 0; i < chunk.length; i++) {
       const key = chunk.key(i);
