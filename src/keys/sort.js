@@ -14,7 +14,21 @@ const { compareKeys } = require('./order');
 const rank = (c) => (c < 0xd800 ? c : c >= 0xe000 ? c - 0x800 : c + 0x2000) + 1;
 
 const MAX_UNITS = 8; // code units a number may hold (7-bit ASCII: 8 × 6 bits would not fit)
-const FEW = 6; // below so many records a comparison sort costs less than the numbers' setup (measured)
+const FEW = 12; // below so many records an insertion sort costs less than the numbers' setup (measured: directories of 1-5 keys 2x faster, 6-49 the same)
+
+// The order of a few keys by insertion: no closure, no numbers (a directory bucket's
+// directories hold one key or a few, by the hundred thousand).
+function insertionOrder(keys, native) {
+  const n = keys.length, order = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    let j = i;
+    if (native) while (j > 0 && keys[order[j - 1]] > k) { order[j] = order[j - 1]; j--; }
+    else while (j > 0 && compareKeys(keys[order[j - 1]], k) > 0) { order[j] = order[j - 1]; j--; }
+    order[j] = i;
+  }
+  return order;
+}
 
 /**
  * The order of keys in S3's order: an array of their indexes, the first key's first.
@@ -24,8 +38,8 @@ const FEW = 6; // below so many records a comparison sort costs less than the nu
 function sortOrder(keys, { native = false } = {}) {
   const n = keys.length;
   const cmp = native ? (a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0) : (a, b) => compareKeys(keys[a], keys[b]);
+  if (n < FEW) return insertionOrder(keys, native);
   const byComparison = () => Array.from({ length: n }, (_, i) => i).sort(cmp);
-  if (n < FEW) return byComparison();
   // The keys' common prefix (nothing past it tells them apart) is the smallest and the
   // largest key's: code-unit order is lexicographic, and native comparisons are cheap.
   let lo = keys[0], hi = lo;

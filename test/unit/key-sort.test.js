@@ -23,6 +23,21 @@ describe('sortByKey: S3 UTF-8 order', () => {
     expect(order.slice().sort((a, b) => a - b)).toEqual(keys.map((_, i) => i));
   });
 
+  test.each(Array.from({ length: 10 }, (_, i) => SEED + 200 + i))('sortOrder, seed %i: sets of 0-15 drawn keys (sorted by insertion below 12), ties included', (seed) => {
+    const r = prng(seed);
+    let pool = drawKeys(r);
+    while (!pool.length) pool = drawKeys(r); // (a drawn set may be empty)
+    for (let n = 0; n <= 15; n++) {
+      const keys = Array.from({ length: n }, () => r.pick(pool));
+      const native = !keys.some((k) => /[\ud800-\uffff]/.test(k));
+      for (const o of native ? [{ native: true }, {}] : [{}]) {
+        const order = sortOrder(keys, o);
+        expect(order.map((i) => keys[i])).toEqual(byBytes(keys));
+        expect(order.slice().sort((a, b) => a - b)).toEqual(keys.map((_, i) => i));
+      }
+    }
+  });
+
   test('records are sorted by keyOf, and every record is kept (ties included)', () => {
     const r = prng(SEED);
     const keys = drawKeys(r).concat(['k', 'k', 'k']);
