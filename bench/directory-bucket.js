@@ -14,14 +14,11 @@
 //
 //   node bench/directory-bucket.js [--keys N] [--layouts logs,generated-1] [--latency MS] [--peers s3blitz,aws] [--json FILE]
 //   (--peers s3blitz: no aws-cli rows, for a quicker look at the shares)
-const path = require('path');
 const fs = require('fs');
 const { startFakeS3, GENERATORS, toExternalKey } = require('./fake-s3');
 const { startFakeDirectoryS3 } = require('../test/helpers/fake-directory-s3');
 const { awsBin } = require('../test/helpers/awscli');
-const { runPeer } = require('./peers');
-
-const BIN = path.join(__dirname, '..', 'bin', 's3blitz.js');
+const { runPeer, fakeEnv, blitzRun } = require('./peers');
 
 function parseArgs(argv) {
   const opt = (name, d) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : d; };
@@ -32,17 +29,8 @@ function parseArgs(argv) {
   };
 }
 
-function env() {
-  const e = { ...process.env };
-  for (const k of Object.keys(e)) if (/^AWS_|_proxy$/i.test(k)) delete e[k];
-  const none = path.join(__dirname, '.cache', 'none');
-  return Object.assign(e, {
-    AWS_ACCESS_KEY_ID: 'fakeAccessKey', AWS_SECRET_ACCESS_KEY: 'fakeSecretKey', AWS_REGION: 'us-east-1', AWS_DEFAULT_REGION: 'us-east-1',
-    AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: none, AWS_SHARED_CREDENTIALS_FILE: none, NO_PROXY: '127.0.0.1,localhost',
-  });
-}
-
-const blitz = (args) => ({ peer: 's3blitz', op: args[0], variant: 'default', cmd: process.execPath, args: [BIN, ...args], env: env(), line: ['s3blitz', ...args].join(' ') });
+const env = fakeEnv;
+const blitz = blitzRun;
 const aws = (exe, args) => ({ peer: 'aws', op: args[1], variant: 'default', cmd: exe, args, env: env(), line: ['aws', ...args].join(' ') });
 
 const utf8Sort = (keys) => keys.map((k) => [Buffer.from(k), k]).sort((a, b) => Buffer.compare(a[0], b[0])).map((x) => x[1]);

@@ -20,6 +20,7 @@
 // Control:  GET /__stats, POST /__reset, POST /__bucket?name=, POST /__seed?bucket=&generator=
 //           &count=[&size=|&minSize=&maxSize=][&parts=N][&checksums=1][&prefix=&seed=...], GET /__count?bucket=
 //           (objects and bytes), GET /__digest?bucket=[&copied=1], POST /__clear?bucket=,
+//           POST /__prerender?bucket=&url=1 (listings copy pre-rendered entries until a change),
 //           POST /__latency?list=&other=&jitter=&stallEvery=&stallMs=,
 //           POST /__limits?prefixRate=&burst= (per-prefix write limit; 0 turns it off)
 //           (no latency, not counted)
@@ -276,7 +277,17 @@ class Bucket {
     return { size: this.size[i], etag: seeded ? this.seedEtag(k) : this.etag[i], mtime: this.mtime[i], cls: this.cls[i], seeded };
   }
 
+  // Every entry's XML rendered once, for listings that then cost a copy of bytes (an endpoint
+  // that costs almost no CPU: the client's own cost measured alone). Any change drops it.
+  prerender(url) {
+    this.flush();
+    const n = this.keys.length, at = new Float64Array(n + 1), out = new Out(n * 200 + 1024);
+    contentsXml(out, this, Array.from({ length: n }, (_, i) => i), n, url, at);
+    this.rendered = { url, buf: out.b.subarray(0, out.o), at };
+  }
+
   put(k, size, etag, mtime, cls, layout = null) {
+    this.rendered = null;
     if (layout) this.layouts.set(k, layout); else this.layouts.delete(k);
     if (this.plain && !URL_SAFE.test(k)) this.plain = false;
     const i = this.lowerBound(k);
@@ -289,6 +300,7 @@ class Bucket {
   }
 
   del(k) {
+    this.rendered = null;
     this.tags.delete(k);
     this.layouts.delete(k);
     if (this.pending.delete(k)) return true;
@@ -299,6 +311,7 @@ class Bucket {
   }
 
   clear() {
+    this.rendered = null;
     this.keys = []; this.etag = []; this.dead = 0; this.plain = true; this.pending.clear(); this.tags.clear();
     this.seedParts = 0; this.layouts.clear(); this.history = null; this.meta = false; this.checksums = false;
     this.size = new Float64Array(0); this.mtime = new Float64Array(0); this.cls = new Uint8Array(0);
@@ -317,6 +330,7 @@ class Bucket {
   // Merge sorted unique new keys into the arrays, dropping tombstones. On a
   // duplicate key the new record wins. rec(j) -> [size, etag, mtime, cls].
   merge(nk, rec) {
+    this.rendered = null;
     const ok = this.keys, n = ok.length, m = nk.length;
     const cap = n - this.dead + m;
     const keys = new Array(cap), etag = new Array(cap);
@@ -586,6 +600,41 @@ function parseCopySource(h) {
 }
 
 // ---------------------------------------------------------------------------
+// The <Contents> of entries list[0..n) of bucket b (url: keys form-encoded). at: where each
+// entry starts in out (and at[n] where the last ends), for prerender().
+function contentsXml(out, b, list, n, url, at) {
+  // Hot loop. The XML between key and ETag depends only on LastModified, and
+  // after the ETag only on size + storage class: seeded objects share them,
+  // so both pieces are memoised as Buffers across consecutive entries (the
+  // tail also carries the next entry's "<Contents><Key>": one copy fewer).
+  const { keys, size, mtime, etag, cls } = b, plain = b.plain;
+  let midT = NaN, mid = null, tailS = NaN, tailC = -1, tail = null, tailOpen = null;
+  if (n) { if (at) at[0] = out.o; out.raw(CONTENTS_OPEN); }
+  for (let j = 0; j < n; j++) {
+    const i = list[j], k = keys[i];
+    if (mtime[i] !== midT) { midT = mtime[i]; mid = Buffer.from(`</Key><LastModified>${iso(midT)}</LastModified><ETag>&quot;`); }
+    if (size[i] !== tailS || cls[i] !== tailC) {
+      tailS = size[i]; tailC = cls[i];
+      tail = Buffer.from(`&quot;</ETag><Size>${tailS}</Size><StorageClass>${CLASSES[tailC]}</StorageClass></Contents>`);
+      tailOpen = Buffer.concat([tail, CONTENTS_OPEN]);
+    }
+    if (plain) { // ASCII, nothing to escape: plain byte copy beats a native call
+      out.need(k.length + 256);
+      const ob = out.b, o = out.o;
+      for (let c = 0; c < k.length; c++) ob[o + c] = k.charCodeAt(c);
+      out.o += k.length;
+    } else out.key(k, url);
+    out.raw(mid);
+    out.need(64 + tailOpen.length);
+    if (etag[i] === undefined) {
+      writeKeyEtag(out.b, out.o, k); out.o += 32;
+      if (b.seedParts) out.o += out.b.latin1Write(`-${b.seedParts}`, out.o);
+    } else out.o += out.b.latin1Write(etag[i], out.o);
+    out.raw(j < n - 1 ? tailOpen : tail);
+    if (at) at[j + 1] = j < n - 1 ? out.o - CONTENTS_OPEN.length : out.o; // where the next entry starts
+  }
+}
+
 function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host = '127.0.0.1', region = 'us-east-1' } = {}) {
   const buckets = new Map();
   let counts = Object.create(null), total = 0, inflight = 0, maxInflight = 0, errors = 0, conns = 0;
@@ -717,7 +766,15 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       if (res.destroyed) return;
       headers['x-amz-request-id'] = ctx.id;
       headers.server = 'AmazonS3';
-      if (body != null && ctx.req.method !== 'HEAD') {
+      if (Array.isArray(body) && ctx.req.method !== 'HEAD') { // pieces, written as they are (no copy)
+        headers['content-type'] ??= 'application/xml';
+        headers['content-length'] = body.reduce((n, b) => n + b.length, 0);
+        res.writeHead(status, headers);
+        res.cork();
+        for (const b of body) res.write(b);
+        res.uncork();
+        res.end();
+      } else if (body != null && ctx.req.method !== 'HEAD') {
         headers['content-type'] ??= 'application/xml';
         res.writeHead(status, headers);
         res.end(body);
@@ -784,36 +841,16 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     }
     out.str(`<MaxKeys>${max}</MaxKeys>` + (delim ? `<Delimiter>${E(delim)}</Delimiter>` : '') +
       (enc ? '<EncodingType>url</EncodingType>' : '') + `<IsTruncated>${r.truncated}</IsTruncated>`);
-    // Hot loop. The XML between key and ETag depends only on LastModified, and
-    // after the ETag only on size + storage class: seeded objects share them,
-    // so both pieces are memoised as Buffers across consecutive entries (the
-    // tail also carries the next entry's "<Contents><Key>": one copy fewer).
-    const { keys, size, mtime, etag, cls } = b, plain = b.plain;
-    const list = r.contents, n = list.length;
-    let midT = NaN, mid = null, tailS = NaN, tailC = -1, tail = null, tailOpen = null;
-    if (n) out.raw(CONTENTS_OPEN);
-    for (let j = 0; j < n; j++) {
-      const i = list[j], k = keys[i];
-      if (mtime[i] !== midT) { midT = mtime[i]; mid = Buffer.from(`</Key><LastModified>${iso(midT)}</LastModified><ETag>&quot;`); }
-      if (size[i] !== tailS || cls[i] !== tailC) {
-        tailS = size[i]; tailC = cls[i];
-        tail = Buffer.from(`&quot;</ETag><Size>${tailS}</Size><StorageClass>${CLASSES[tailC]}</StorageClass></Contents>`);
-        tailOpen = Buffer.concat([tail, CONTENTS_OPEN]);
-      }
-      if (plain) { // ASCII, nothing to escape: plain byte copy beats a native call
-        out.need(k.length + 256);
-        const ob = out.b, o = out.o;
-        for (let c = 0; c < k.length; c++) ob[o + c] = k.charCodeAt(c);
-        out.o += k.length;
-      } else out.key(k, !!enc);
-      out.raw(mid);
-      out.need(64 + tailOpen.length);
-      if (etag[i] === undefined) {
-        writeKeyEtag(out.b, out.o, k); out.o += 32;
-        if (b.seedParts) out.o += out.b.latin1Write(`-${b.seedParts}`, out.o);
-      } else out.o += out.b.latin1Write(etag[i], out.o);
-      out.raw(j < n - 1 ? tailOpen : tail);
+    const list = r.contents, n = list.length, pre = b.rendered;
+    // Pre-rendered (prerender()): a run of the keys is their bytes as they are, sent between
+    // the head and the tail of the answer.
+    if (pre && pre.url === !!enc && n && list[n - 1] - list[0] === n - 1) {
+      let tail = '';
+      for (const p of r.prefixes) tail += '<CommonPrefixes><Prefix>' + E(toExt(p)) + '</Prefix></CommonPrefixes>';
+      send(ctx, 200, {}, [out.sendOn(ctx.res), pre.buf.subarray(pre.at[list[0]], pre.at[list[n - 1] + 1]), Buffer.from(`${tail}</ListBucketResult>`)]);
+      return;
     }
+    contentsXml(out, b, list, n, !!enc, null);
     for (const p of r.prefixes) out.str('<CommonPrefixes><Prefix>' + E(toExt(p)) + '</Prefix></CommonPrefixes>');
     out.str('</ListBucketResult>');
     send(ctx, 200, {}, out.sendOn(ctx.res));
@@ -1221,6 +1258,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
         case 'GET /__count': return json(200, { count: bucketOf(q.get('bucket')).count, bytes: bytesOf(q.get('bucket')) });
         case 'GET /__digest': return json(200, digest(q.get('bucket'), { copied: q.get('copied') === '1' }));
         case 'POST /__clear': bucketOf(q.get('bucket')).clear(); return json(200, { ok: true });
+        case 'POST /__prerender': bucketOf(q.get('bucket')).prerender(q.get('url') === '1'); return json(200, { ok: true });
         case 'GET /__objects': { // every object of a bucket: key, size, ETag, part sizes (for checks)
           const b = bucketOf(q.get('bucket'));
           b.flush();
@@ -1279,6 +1317,7 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
     count: (name) => bucketOf(name).count,
     digest,
     clear: (name) => bucketOf(name).clear(),
+    prerender: (name, { url = true } = {}) => bucketOf(name).prerender(url),
     setLatency: ({ listMs, otherMs } = {}) => { if (listMs != null) lat.list = listMs; if (otherMs != null) lat.other = otherMs; },
     close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
   };
@@ -1335,6 +1374,7 @@ function spawnFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, seeds
         bytes: async (bucket) => (await c('GET', '/__count?' + qs({ bucket }))).bytes,
         digest: (bucket, { copied } = {}) => c('GET', '/__digest?' + qs({ bucket, copied: copied ? 1 : undefined })),
         clear: (bucket) => c('POST', '/__clear?' + qs({ bucket })),
+        prerender: (bucket, { url = true } = {}) => c('POST', '/__prerender?' + qs({ bucket, url: url ? 1 : 0 })),
         objects: (bucket) => c('GET', '/__objects?' + qs({ bucket })),
         bytes: async (bucket) => (await c('GET', '/__count?' + qs({ bucket }))).bytes,
         setLimits: ({ prefixRate, burst } = {}) => c('POST', '/__limits?' + qs({ prefixRate, burst })),

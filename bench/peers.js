@@ -281,4 +281,20 @@ function runPeer(spec, { countObjects, timeoutMs = 0, collectLines = false, pyth
   });
 }
 
-module.exports = { ensurePeers, ensureS3ls, buildCommand, runPeer, TUNING, PACKAGES, DEFAULT_VENV, REMOTE };
+// The environment a tool run against a local fake gets: the fake's credentials, no AWS
+// setting or proxy of the caller's, no config files, no metadata service.
+function fakeEnv() {
+  const e = { ...process.env };
+  for (const k of Object.keys(e)) if (/^AWS_|_proxy$/i.test(k)) delete e[k];
+  const none = path.join(__dirname, '.cache', 'none');
+  return Object.assign(e, {
+    AWS_ACCESS_KEY_ID: 'fakeAccessKey', AWS_SECRET_ACCESS_KEY: 'fakeSecretKey', AWS_REGION: 'us-east-1', AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: none, AWS_SHARED_CREDENTIALS_FILE: none, NO_PROXY: '127.0.0.1,localhost',
+  });
+}
+
+// A runPeer spec of this checkout's s3blitz with args, against a fake.
+const BLITZ_BIN = path.join(__dirname, '..', 'bin', 's3blitz.js');
+const blitzRun = (args) => ({ peer: 's3blitz', op: args[0], variant: 'default', cmd: process.execPath, args: [BLITZ_BIN, ...args], env: fakeEnv(), line: ['s3blitz', ...args].join(' ') });
+
+module.exports = { ensurePeers, ensureS3ls, buildCommand, runPeer, fakeEnv, blitzRun, TUNING, PACKAGES, DEFAULT_VENV, REMOTE };
