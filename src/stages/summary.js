@@ -9,7 +9,7 @@ const { largest: largestOf, oldest: oldestOf } = require('./top-objects');
 const { storageCost, loadPrices, SMALL_OBJECT } = require('./storage-cost');
 const { VersionSummary } = require('./version-summary');
 const { UsageError } = require('../errors');
-const { compareKeys } = require('../keys/order');
+const { compareKeys, precedes, lowKey } = require('../keys/order');
 
 const EMPTY_EXAMPLES = 5;
 // --summarize-folders' flat table groups at depth 1 unless --depth is given (the folder
@@ -129,8 +129,9 @@ class Summary {
     if (this.folders) this.folders.add(folderOf(key, this.depth), size);
     if (!Number.isNaN(t)) {
       // Equal times go to the key first in S3 order, whatever order the pages came in.
-      if (!this.oldest || t < this.oldest.t || (t === this.oldest.t && compareKeys(key, this.oldest.Key) < 0)) this.oldest = { t, Key: key };
-      if (!this.newest || t > this.newest.t || (t === this.newest.t && compareKeys(key, this.newest.Key) < 0)) this.newest = { t, Key: key };
+      // (each remembers whether its key compares natively: most keys tie where times are equal)
+      if (!this.oldest || t < this.oldest.t || (t === this.oldest.t && precedes(key, this.oldest.Key, this.oldest.low))) this.oldest = { t, Key: key, low: lowKey(key) };
+      if (!this.newest || t > this.newest.t || (t === this.newest.t && precedes(key, this.newest.Key, this.newest.low))) this.newest = { t, Key: key, low: lowKey(key) };
       if (this.oldestN.wants(t)) this.oldestN.add({ v: t, key, size, t, storageClass: cls });
     }
     this.ages.add(t, size);

@@ -3,13 +3,15 @@
 // of n: a key is only copied out of its page when it ranks, so most objects cost one
 // comparison. `better(a, b)` says a's measure ranks before b's; equal measures rank in S3
 // key order, so the result does not depend on the order pages arrive in.
-const { compareKeys } = require('../keys/order');
+const { precedes, lowKey } = require('../keys/order');
 
 class TopObjects {
   constructor(n, betterValue) {
     this.n = n;
     this.betterValue = betterValue;
-    this.better = (a, b) => betterValue(a.v, b.v) || (a.v === b.v && compareKeys(a.key, b.key) < 0);
+    // (an entry remembers whether its key compares natively, worked out the first time it is
+    // the one compared with: most objects are compared with the same few kept ones)
+    this.better = (a, b) => betterValue(a.v, b.v) || (a.v === b.v && precedes(a.key, b.key, b.low ??= lowKey(b.key)));
     this.heap = []; // the worst kept object at the top
   }
 

@@ -71,3 +71,28 @@ test('the same objects in any order give the same summary (equal times, empty ob
   expect(forward.oldest.key).toBe('a');
   expect(forward.empty.examples).toEqual(['pre0', 'u', 'v', 'w', 'x']);
 });
+
+test('ties go to the key first in S3 order where UTF-16 orders them otherwise (drawn orders of drawn keys)', () => {
+  const { prng } = require('../generators/prng');
+  const SEED = Number(process.env.S3BLITZ_TEST_SEED) || (Date.now() % 2147483647);
+  console.log(`summary ties seed: ${SEED} (S3BLITZ_TEST_SEED=${SEED} replays it)`);
+  const r = prng(SEED);
+  const units = ['a', 'z', 'é', '\uE000', '\uFFFD', '\uFFFF', '\u{10000}', '😀', '/'];
+  const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  for (let round = 0; round < 50; round++) {
+    const keys = new Set();
+    const stem = Array.from({ length: r.int(4) }, () => r.pick(units)).join('');
+    while (keys.size < 2 + r.int(12)) keys.add(stem + Array.from({ length: 1 + r.int(3) }, () => r.pick(units)).join(''));
+    const items = [...keys].map((k) => item(k, 1 + r.int(2), r.int(2) * 1000)); // sizes and times tie often
+    for (let i = items.length - 1; i > 0; i--) { const j = r.int(i + 1); [items[i], items[j]] = [items[j], items[i]]; }
+    const s = new Summary({ largest: 3 });
+    for (const it of items) s.add(it);
+    const j = s.toJSON();
+    const t0 = Math.min(...items.map((it) => +it.LastModified)), t1 = Math.max(...items.map((it) => +it.LastModified));
+    const first = (list) => list.map((it) => it.Key).sort(byBytes)[0];
+    expect([round, j.oldest.key]).toEqual([round, first(items.filter((it) => +it.LastModified === t0))]);
+    expect([round, j.newest.key]).toEqual([round, first(items.filter((it) => +it.LastModified === t1))]);
+    const want = items.slice().sort((a, b) => b.Size - a.Size || byBytes(a.Key, b.Key)).slice(0, 3).map((it) => it.Key);
+    expect([round, j.largest.map((o) => o.key)]).toEqual([round, want]);
+  }
+});
