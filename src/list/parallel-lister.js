@@ -105,6 +105,25 @@ function firstAbove(chunk, lo, hi, bound, cmp) {
   return lo;
 }
 
+// The first of chunk[lo, hi) (increasing) at or above bound.
+function firstAtOrAbove(chunk, lo, hi, bound, cmp) {
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (cmp(chunk.key(m), bound) >= 0) hi = m; else lo = m + 1;
+  }
+  return lo;
+}
+
+// The first of chunk[lo, hi) without the prefix, where those keys increase from one at or
+// above it: keys with a prefix are one run in key order, so it is found by bisection.
+function firstWithout(chunk, lo, hi, prefix) {
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (chunk.key(m).startsWith(prefix)) lo = m + 1; else hi = m;
+  }
+  return lo;
+}
+
 class ParallelLister {
   /**
    * @param store object with listPage({prefix, startAfter, continuationToken, signal})
@@ -401,15 +420,16 @@ class ParallelLister {
     // cursor still is, is never sent).
     if (args.fresh) {
       const { sub } = args;
-      let m = 0;
-      while (m < n && cmp(chunk.key(m), sub) < 0) m++;
+      // (the page is verified increasing: its keys before sub, and then those in it, are
+      // runs found by bisection)
+      let m = firstAtOrAbove(chunk, 0, n, sub, cmp);
       if (m === n && page.truncated && args.startAfter !== undefined) seg.alone = true;
       else {
         // A folder's keys (a page at least, if the page ended inside it), whether its page
         // was asked for it alone or read on past it: how many keys folders as deep hold.
         if (sub.endsWith(DELIMITER)) {
           const from = m;
-          while (m < n && chunk.key(m).startsWith(sub)) m++;
+          m = firstWithout(chunk, m, n, sub);
           this.planner.folderRead(sub, m - from);
         }
         seg.sub = null;
