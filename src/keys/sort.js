@@ -37,8 +37,8 @@ function insertionOrder(keys, native) {
  */
 function sortOrder(keys, { native = false } = {}) {
   const n = keys.length;
-  const cmp = native ? (a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0) : (a, b) => compareKeys(keys[a], keys[b]);
   if (n < FEW) return insertionOrder(keys, native);
+  const cmp = native ? (a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0) : (a, b) => compareKeys(keys[a], keys[b]);
   const byComparison = () => Array.from({ length: n }, (_, i) => i).sort(cmp);
   // The keys' common prefix (nothing past it tells them apart) is the smallest and the
   // largest key's: code-unit order is lexicographic, and native comparisons are cheap.
