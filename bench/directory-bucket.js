@@ -29,9 +29,8 @@ function parseArgs(argv) {
   };
 }
 
-const env = fakeEnv;
 const blitz = blitzRun;
-const aws = (exe, args) => ({ peer: 'aws', op: args[1], variant: 'default', cmd: exe, args, env: env(), line: ['aws', ...args].join(' ') });
+const aws = (exe, args) => ({ peer: 'aws', op: args[1], variant: 'default', cmd: exe, args, env: fakeEnv(), line: ['aws', ...args].join(' ') });
 
 const utf8Sort = (keys) => keys.map((k) => [Buffer.from(k), k]).sort((a, b) => Buffer.compare(a[0], b[0])).map((x) => x[1]);
 
@@ -138,8 +137,10 @@ async function main() {
       fill();
       const syncRow = { tool: 's3blitz', op: 'sync --delete', bucket: 'dir->dir', layout, keys: keys.length, copies: want.copies.size, deletes: want.deletes.size };
       record(syncRow, await run(blitz(['sync', `s3://${src}`, `s3://${dst}`, '--delete', ...at, '-q'])), checkSync);
-      if (o.peers.includes('aws')) fill();
-      if (o.peers.includes('aws')) record({ ...syncRow, tool: 'aws' }, await run(aws(awsExe, ['s3', 'sync', `s3://${src}`, `s3://${dst}`, '--delete', '--only-show-errors', ...at])), checkSync);
+      if (o.peers.includes('aws')) {
+        fill();
+        record({ ...syncRow, tool: 'aws' }, await run(aws(awsExe, ['s3', 'sync', `s3://${src}`, `s3://${dst}`, '--delete', '--only-show-errors', ...at])), checkSync);
+      }
       dir.drop(dst);
       dir.drop(src);
       gp.clear(gb);

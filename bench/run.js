@@ -34,7 +34,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { spawnFakeS3, GENERATORS, keyEtag, toExternalKey, toInternalKey } = require('./fake-s3');
-const { ensurePeers, ensureS3ls, buildCommand, runPeer, TUNING } = require('./peers');
+const { ensurePeers, ensureS3ls, buildCommand, runPeer, fakeEnv, TUNING } = require('./peers');
 const { transfersSection, transferTables } = require('./transfers');
 const { verifySection, verifyTables } = require('./verify');
 const { rmSection } = require('./rm-bench');
@@ -143,19 +143,10 @@ function digestOf(s) {
 const where = (bucket, prefix, peer) => (peer === 'aws' ? `${bucket}/${prefix}` : prefix ? `${bucket}/${prefix.slice(0, -1)}` : bucket);
 
 // ---------------------------------------------------------------------------
-// s3blitz command lines, isolated from the user's AWS config like the peers.
-function blitzEnv() {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (/^AWS_|_proxy$/i.test(k)) delete env[k];
-  const none = path.join(__dirname, '.cache', 'none');
-  return Object.assign(env, {
-    AWS_ACCESS_KEY_ID: 'fakeAccessKey', AWS_SECRET_ACCESS_KEY: 'fakeSecretKey', AWS_REGION: 'us-east-1',
-    AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: none, AWS_SHARED_CREDENTIALS_FILE: none, NO_PROXY: '127.0.0.1,localhost',
-  });
-}
+// s3blitz command lines, isolated from the user's AWS config like the peers (fakeEnv).
 function blitzSpec(op, args, endpoint) {
   const all = [...args, '--endpoint-url', endpoint, '-q'];
-  return { peer: 's3blitz', op, variant: 'default', cmd: process.execPath, args: [BIN, ...all], env: blitzEnv(), line: ['s3blitz', ...all].join(' ') };
+  return { peer: 's3blitz', op, variant: 'default', cmd: process.execPath, args: [BIN, ...all], env: fakeEnv(), line: ['s3blitz', ...all].join(' ') };
 }
 
 // ---------------------------------------------------------------------------
@@ -326,7 +317,7 @@ async function layoutExtraRows(ctx, layout, row, expect, cold, hintsHome) {
       blitzSpec('ls', ['ls', 's3://layouts', '-v', '--list-concurrency', String(n), ...cold], E), { expect });
   }
   // Hints: a first listing writes them to the cache, the second starts from them.
-  const hinted = { ...blitzEnv(), XDG_CACHE_HOME: path.join(hintsHome, layout) };
+  const hinted = { ...fakeEnv(), XDG_CACHE_HOME: path.join(hintsHome, layout) };
   await runPeer({ ...blitzSpec('ls', ['ls', 's3://layouts'], E), env: hinted }, { timeoutMs: ctx.timeoutSec * 1000 });
   await measure(ctx, row('s3blitz', 'ls', 'second run (split hints)', 'steady'), { ...blitzSpec('ls', ['ls', 's3://layouts', '-v'], E), env: hinted }, { expect });
 }
@@ -553,7 +544,7 @@ async function rmRows(ctx) {
   if (!ctx.mode.rm) return;
   console.log(`# rm (${fmtInt(ctx.mode.rm)} objects per run)`);
   await rmSection({
-    ...ctx, blitzSpec, blitzEnv, note: (row, status, reason) => note(ctx, row, status, reason),
+    ...ctx, blitzSpec, blitzEnv: fakeEnv, note: (row, status, reason) => note(ctx, row, status, reason),
     log: (out, st, problems, spec) => console.log(`  ${out.status.padEnd(6)} ${out.tool} rm ${out.settings} ${fmtInt(out.count)}/${fmtInt(out.expected)} ` +
       `${out.wallSec.toFixed(2)}s ${out.rate ? fmtInt(out.rate) + '/s' : ''} cpu ${out.cpuSec.toFixed(2)}s rss ${out.rssMb.toFixed(0)}MB inflight ${st.maxInflight} ${reqs(st.requests)}` +
       (problems.length ? `\n         ${problems.join('; ')}\n         ${spec.line}\n         ${(out.stderrTail || '').split('\n').slice(-4).join('\n         ')}` : '')),
