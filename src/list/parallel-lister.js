@@ -95,31 +95,12 @@ function asked({ prefix, startAfter }) {
   return startAfter ? `after ${showKey(startAfter)}` : `with the prefix ${showKey(prefix)}`;
 }
 
-// The first index in [lo, hi) of a chunk in increasing key order whose key comes after
-// bound (hi: none).
-function firstAbove(chunk, lo, hi, bound, cmp) {
+// The first index in [lo, hi) of a chunk whose key passes test (hi: none), where the keys
+// that fail it all come first (a page in increasing key order, tested against a bound).
+function firstWhere(chunk, lo, hi, test) {
   while (lo < hi) {
     const m = (lo + hi) >> 1;
-    if (cmp(chunk.key(m), bound) > 0) hi = m; else lo = m + 1;
-  }
-  return lo;
-}
-
-// The first of chunk[lo, hi) (increasing) at or above bound.
-function firstAtOrAbove(chunk, lo, hi, bound, cmp) {
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (cmp(chunk.key(m), bound) >= 0) hi = m; else lo = m + 1;
-  }
-  return lo;
-}
-
-// The first of chunk[lo, hi) without the prefix, where those keys increase from one at or
-// above it: keys with a prefix are one run in key order, so it is found by bisection.
-function firstWithout(chunk, lo, hi, prefix) {
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (chunk.key(m).startsWith(prefix)) lo = m + 1; else hi = m;
+    if (test(chunk.key(m))) hi = m; else lo = m + 1;
   }
   return lo;
 }
@@ -422,14 +403,14 @@ class ParallelLister {
       const { sub } = args;
       // (the page is verified increasing: its keys before sub, and then those in it, are
       // runs found by bisection)
-      let m = firstAtOrAbove(chunk, 0, n, sub, cmp);
+      let m = firstWhere(chunk, 0, n, (key) => cmp(key, sub) >= 0);
       if (m === n && page.truncated && args.startAfter !== undefined) seg.alone = true;
       else {
         // A folder's keys (a page at least, if the page ended inside it), whether its page
         // was asked for it alone or read on past it: how many keys folders as deep hold.
         if (sub.endsWith(DELIMITER)) {
           const from = m;
-          m = firstWithout(chunk, m, n, sub);
+          m = firstWhere(chunk, m, n, (key) => !key.startsWith(sub)); // (keys with a prefix are one run)
           this.planner.folderRead(sub, m - from);
         }
         seg.sub = null;
@@ -448,8 +429,8 @@ class ParallelLister {
       const from = k;
       // The page is verified increasing: its keys up to the segment's end, and of those the
       // ones past its cursor, are each a run found by bisection.
-      k = s.end === null || cmp(last, s.end) <= 0 ? n : firstAbove(chunk, k, n, s.end, cmp);
-      const fresh = s.done ? k : firstAbove(chunk, from, k, s.cursor, cmp);
+      k = s.end === null || cmp(last, s.end) <= 0 ? n : firstWhere(chunk, k, n, (key) => cmp(key, s.end) > 0);
+      const fresh = s.done ? k : firstWhere(chunk, from, k, (key) => cmp(key, s.cursor) > 0);
       st.overlap += fresh - from;
       if (fresh < k) {
         chunkStart = fresh;
