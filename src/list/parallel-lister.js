@@ -440,7 +440,7 @@ class ParallelLister {
       if (chunkStart >= 0) {
         s.wire = null;
         s.sub = null;
-        if (s.probe) this._probed(s, chunk.key(chunkStart).startsWith(s.probe.key));
+        if (s.probe) this._probed(s, chunk.key(chunkStart).startsWith(s.probe.key), true);
         if (chunkEnd - chunkStart >= 2) {
           s.sample = { first: own(chunk.key(chunkStart)), last: own(chunk.key(chunkEnd - 1)), n: chunkEnd - chunkStart };
           this.planner.learnSample(s.sample);
@@ -549,14 +549,15 @@ class ParallelLister {
 
   _finish(s) {
     if (s.done) return;
-    if (s.probe) this._probed(s, false);
+    if (s.probe) this._probed(s, false, false);
     s.done = true;
     this.active--;
   }
 
-  // Whether a scout found a sibling where it looked, for the planner to learn from.
-  _probed(s, hit) {
-    this.planner.probed(s.probe, hit);
+  // Whether a scout found a sibling where it looked (hit), and whether its segment found
+  // keys at all (found), for the planner to learn from.
+  _probed(s, hit, found) {
+    this.planner.probed(s.probe, hit, found);
     s.probe = null;
   }
 
@@ -635,10 +636,10 @@ class ParallelLister {
     const byKey = new Map();
     for (const p of points) {
       const pt = typeof p === 'string' ? { key: p } : p;
-      if (byKey.has(pt.key) || !acceptableStartAfter(pt.key)) continue;
+      if (byKey.has(pt.key) || !acceptableStartAfter(pt.key)) { this.planner.unused(pt); continue; }
       // A scout or a folder begins the subtree of its key: the segment starts just before it.
       pt.start = pt.from !== undefined || pt.folder ? keyBefore(pt.key) : pt.key;
-      if (pt.start === null || compareKeys(pt.start, seg.cursor) <= 0 || (seg.end !== null && compareKeys(pt.key, seg.end) > 0)) continue;
+      if (pt.start === null || compareKeys(pt.start, seg.cursor) <= 0 || (seg.end !== null && compareKeys(pt.key, seg.end) > 0)) { this.planner.unused(pt); continue; }
       byKey.set(pt.key, pt);
     }
     if (!byKey.size) return false;

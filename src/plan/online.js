@@ -39,6 +39,8 @@ class OnlinePlanner {
     this.sizes = []; // by folder depth: {folders, keys} of folders read whole
     this.listed = new Map(); // folder -> {after, reach}: the last listing of it
     this.plans = new WeakMap(); // segment -> {sample, cursor, end, busy, plan}: made again when it changed
+    this.reads = new WeakMap(); // segment -> {sample, ctx, keys}: keys read in the subtree its last pages share (_readIn)
+    this.guessed = new Map(); // place -> {sent, hits}: scouts of a position under a prefix, cuts of a subtree (_guesses)
     this.shape.learn(prefix);
   }
 
@@ -48,9 +50,15 @@ class OnlinePlanner {
     this.folders = false;
   }
 
-  // A page's keys, a few of each, teach the key shape where keys lie.
+  // A page's keys, a few of each, teach the key shape where keys lie, and each of those with
+  // the key after it where keys are not: no key lies between two neighbours, so characters
+  // the shape would allow there are missing (learnGap). Without that, a position seen with
+  // a few letters takes every letter, and hex names look three times as wide as they are.
   learnPage(chunk) {
-    for (let k = 0; k < chunk.length; k += T.LEARN_EVERY) this.shape.learn(chunk.key(k));
+    for (let k = 0; k < chunk.length; k += T.LEARN_EVERY) {
+      this.shape.learn(chunk.key(k));
+      if (k + 1 < chunk.length) this.shape.learnGap(chunk.key(k), chunk.key(k + 1), this.prefix.length);
+    }
   }
 
   // A segment's newest run of keys ({first, last, n}).
@@ -59,9 +67,48 @@ class OnlinePlanner {
     this.shape.learn(sample.last);
   }
 
-  // Whether a scout found a sibling where it looked, for the key shape to learn from.
-  probed(probe, hit) {
+  // Whether a scout found a sibling where it looked (hit), for the key shape to learn from,
+  // and whether its segment found keys at all (found: the guess was worth its request).
+  probed(probe, hit, found = hit) {
     if (probe.at < probe.from.length) this.shape.probed(probe.from, probe.at, probe.key.codePointAt(probe.at), hit);
+    if (probe.guesses && found) probe.guesses.hits++;
+  }
+
+  // Guesses in one place grow with what they find. Scouts of one position under one prefix
+  // (or the pieces cut from one subtree) lie one after another in key order, and are
+  // answered together: where the subtree is smaller than the key shape says, the first
+  // that finds nothing shows every later one empty too, each a request spent. The shape's
+  // alphabet for a position comes from every folder as deep, so it can offer scores of
+  // characters where this folder's names take a few. So a place gets SCOUT_FIRST guesses,
+  // and SCOUT_GROWTH more for each whose segment found keys: many only where they keep
+  // finding. The record of a place, {sent, hits}; the oldest are forgotten past
+  // SCOUT_PLACES.
+  _guesses(place) {
+    let r = this.guessed.get(place);
+    if (!r) {
+      if (this.guessed.size >= T.SCOUT_PLACES) this.guessed.delete(this.guessed.keys().next().value);
+      r = { sent: 0, hits: 0 };
+      this.guessed.set(place, r);
+    }
+    return r;
+  }
+
+  // A point the engine did not start a segment at (outside the range by now, or named
+  // twice): not a guess spent.
+  unused(pt) {
+    const r = pt.guesses || (pt.guess && pt.guess.guesses);
+    if (r) r.sent--;
+  }
+
+  _allowance(r) { return T.SCOUT_FIRST + T.SCOUT_GROWTH * r.hits - r.sent; }
+
+  // Scout pt of a plan's far list to send now (counted as sent), or null: its place has
+  // had the guesses its finds allow.
+  _scout(pt) {
+    const r = this._guesses(`${pt.at} ${pt.from.slice(0, pt.at)}`);
+    if (this._allowance(r) <= 0) return null;
+    r.sent++;
+    return { ...pt, guesses: r };
   }
 
   // A folder read whole from its start (a subtree page, Prefix=folder): how many keys
@@ -113,24 +160,35 @@ class OnlinePlanner {
     // what they can use, in order. Otherwise scouts one from each segment in turn, then
     // pieces in proportion to what each segment has left near; none under minPiece keys.
     // A segment is cut for what it has shown: at most CUT_EVIDENCE times the keys it has read
-    // (a page, at least). Where the key shape misjudges a key space (numbers of varying
+    // in the subtree (a page, at least), and no more pieces than the subtree's earlier
+    // pieces allow (_guesses). Where the key shape misjudges a key space (numbers of varying
     // length, names it has not seen), an estimate can be a hundred times what is there;
     // pieces cut for it come back with a few keys each, and each cost a request.
-    for (const p of plans) { p.points = []; p.k = 0; p.keys = p.near ? Math.min(p.near.keys, T.CUT_EVIDENCE * Math.max(p.s.got, PAGE)) : 0; }
+    for (const p of plans) { p.points = []; p.k = 0; p.max = 0; p.guesses = null; p.keys = p.near ? Math.min(p.near.keys, T.CUT_EVIDENCE * Math.max(p.near.read, PAGE)) : 0; }
     const cuts = plans.filter((p) => p.keys >= T.CUT_MIN_PIECES * this.minPiece);
-    for (const p of cuts) p.max = Math.floor(p.keys / this.minPiece) - 1;
+    for (const p of cuts) {
+      p.guesses = this._guesses(`cut ${p.near.ctx}`);
+      p.max = Math.max(0, Math.min(Math.floor(p.keys / this.minPiece) - 1, this._allowance(p.guesses)));
+      p.guesses.sent += p.max; // held while the slots are shared out (segments may share a subtree); what is not cut is given back
+    }
     if (this.ordered) {
       for (const p of plans) {
         if (free <= 0) break;
-        const take = Math.min(free, p.far.length);
-        p.points.push(...p.far.slice(0, take));
-        free -= take;
+        for (let j = 0; j < p.far.length && free > 0; j++) {
+          const pt = this._scout(p.far[j]);
+          if (pt) { p.points.push(pt); free--; }
+        }
         if (p.max) { p.k = Math.min(free, p.max); free -= p.k; }
       }
     } else {
       for (let round = 0, taken = true; taken && free > 0; round++) {
         taken = false;
-        for (const p of plans) if (round < p.far.length && free > 0) { p.points.push(p.far[round]); free--; taken = true; }
+        for (const p of plans) {
+          if (round >= p.far.length || free <= 0) continue;
+          taken = true;
+          const pt = this._scout(p.far[round]);
+          if (pt) { p.points.push(pt); free--; }
+        }
       }
       const total = cuts.reduce((t, p) => t + p.keys, 0);
       for (const p of cuts) p.k = Math.min(p.max, Math.floor((free * p.keys) / total));
@@ -143,10 +201,14 @@ class OnlinePlanner {
         // A cut is a guess at one character too: where it parts from the keys before it.
         let prev = p.s.cursor;
         for (const key of this._cutPoints(p.s, p.near, p.k)) {
-          p.points.push({ key, guess: { from: prev, at: commonPrefix(prev, key).length } });
+          const at = commonPrefix(prev, key).length;
+          const guesses = at < key.length ? p.guesses : undefined; // else no probe to tell what it found
+          if (guesses) p.max--;
+          p.points.push({ key, guess: { from: prev, at, guesses } });
           prev = key;
         }
       }
+      if (p.guesses) p.guesses.sent -= p.max;
       if (p.points.length) out.splits.push({ seg: p.s, points: p.points });
     }
     return out;
@@ -229,6 +291,7 @@ class OnlinePlanner {
     const next = ctx.length > prefix.length ? prefixEnd(ctx) : null;
     const nearEnd = s.end !== null && (next === null || compareKeys(s.end, next) <= 0) ? s.end : next;
     const plan = { s, near: this._estimate(s, ctx, nearEnd), far: [] };
+    if (plan.near) plan.near.read = this._readIn(s, ctx);
     plan.folders = [];
     if (nearEnd !== s.end) {
       const last = sm.last;
@@ -252,6 +315,16 @@ class OnlinePlanner {
       for (const m of this._scouts(last, ctx.length - 1, charsFrom, s.end)) plan.far.push(m);
     }
     return plan.near || plan.far.length || plan.folders.length ? plan : null;
+  }
+
+  // Keys segment s has read in subtree ctx, over its pages since it entered it: what it has
+  // shown of that subtree (keys read elsewhere before say nothing of it).
+  _readIn(s, ctx) {
+    const r = this.reads.get(s);
+    if (r && r.sample === s.sample) return r.ctx === ctx ? r.keys : s.sample.n;
+    const keys = r && r.ctx.startsWith(ctx) ? r.keys + s.sample.n : s.sample.n;
+    this.reads.set(s, { sample: s.sample, ctx, keys });
+    return keys;
   }
 
   // Keys a segment has left up to `end` (beyond what its request in flight reads), judged by

@@ -64,9 +64,11 @@ describe(`the planner's actions, on listings part-way through generated layouts 
         expect(seg.done).toBe(false);
         asked += points.length;
         // Cut for no more than it has shown: pieces of at least minPiece (500) keys within
-        // CUT_EVIDENCE times what it has read (a page at least), the piece it keeps besides.
+        // CUT_EVIDENCE times what it has read in the subtree (its one page here, a page at
+        // least), the piece it keeps besides; and no more than a place's first guesses.
         const cuts = points.filter((pt) => typeof pt === 'object' && pt.guess).length;
-        expect(cuts).toBeLessThanOrEqual(Math.max(0, Math.floor((T.CUT_EVIDENCE * Math.max(seg.got, 1000)) / 500) - 1));
+        expect(cuts).toBeLessThanOrEqual(Math.max(0, Math.floor((T.CUT_EVIDENCE * Math.max(seg.sample ? seg.sample.n : 0, 1000)) / 500) - 1));
+        expect(cuts).toBeLessThanOrEqual(T.SCOUT_FIRST);
         for (const pt of points) {
           const key = pointKey(pt);
           expect(typeof key).toBe('string');
@@ -111,28 +113,84 @@ describe(`the planner's actions, on listings part-way through generated layouts 
   });
 });
 
-describe('a segment is cut for what it has shown', () => {
+describe('a segment is cut for what it has shown of the subtree it is in', () => {
   // The same listings, told once what their segments have read and once that each has read
-  // a billion keys: the cut pieces a segment gets grow with what it has shown, and on some
-  // of these listings what they have read is what holds them back.
+  // a billion keys before: keys read elsewhere say nothing of the subtree a segment is in,
+  // so its pieces are bounded by its page there all the same.
   const cutsOf = (segs, pages, got) => {
     const view = Object.freeze(segs.map((s) => Object.freeze({ ...s, got: got === undefined ? s.got : got })));
     const p = planner({ ordered: false });
     for (const c of pages) p.learnPage(c);
     for (const s of view) if (s.sample) p.learnSample(s.sample);
     const { splits } = p.plan({ segs: view, head: 0, window: 1e9 }, 60);
-    return splits.flatMap((x) => x.points).filter((pt) => typeof pt === 'object' && pt.guess).length;
+    return splits.map((x) => [x.seg.sample, x.points.filter((pt) => typeof pt === 'object' && pt.guess).length]);
   };
 
-  test(`more shown, at least as many pieces; fewer where little was shown (seeds ${SEED} to ${SEED + 23})`, () => {
-    let held = 0;
+  test(`pieces within CUT_EVIDENCE times the page read there, however much was read before (seeds ${SEED} to ${SEED + 23})`, () => {
+    let cut = 0;
     for (let seed = SEED; seed < SEED + 24; seed++) {
       const { segs, pages } = midListing(seed, 40000);
       const shown = cutsOf(segs, pages), all = cutsOf(segs, pages, 1e9);
-      expect(all).toBeGreaterThanOrEqual(shown);
-      if (all > shown) held++;
+      expect(all.map(([, n]) => n)).toEqual(shown.map(([, n]) => n));
+      for (const [sample, n] of all) {
+        expect(n).toBeLessThanOrEqual(Math.max(0, Math.floor((T.CUT_EVIDENCE * Math.max(sample.n, 1000)) / 500) - 1));
+        cut += n;
+      }
     }
-    expect(held).toBeGreaterThan(0);
+    expect(cut).toBeGreaterThan(0);
+  });
+});
+
+describe('guesses in one place grow with what they find', () => {
+  // Scouts of one position under one prefix, and pieces cut from one subtree, lie one after
+  // another in key order: where the first finds nothing, so do the rest. A place gets
+  // SCOUT_FIRST guesses, then SCOUT_GROWTH more for each that found keys.
+  const guessesOf = (splits) => {
+    const byPlace = new Map();
+    for (const { points } of splits) {
+      for (const pt of points) {
+        if (typeof pt !== 'object') continue;
+        const r = pt.guesses || (pt.guess && pt.guess.guesses);
+        if (!r) continue;
+        // The probe the engine makes of it: a scout is its own; a cut probes where it parts.
+        const probe = pt.guess ? { key: pt.key.slice(0, pt.guess.at + 1), ...pt.guess } : pt;
+        if (!byPlace.has(r)) byPlace.set(r, []);
+        byPlace.get(r).push(probe);
+      }
+    }
+    return byPlace;
+  };
+  const seeds = Array.from({ length: 16 }, (_, i) => SEED + 300 + i);
+
+  test(`no place guessed more than SCOUT_FIRST times at first; none more once all missed; no more than their finds allow once all found (seeds ${SEED + 300} to ${SEED + 315})`, () => {
+    let capped = 0, grew = 0;
+    for (const hit of [false, true]) {
+      for (const seed of seeds) {
+        const { segs, pages } = midListing(seed, 40000);
+        const p = planner({ ordered: seed % 2 === 0 });
+        for (const c of pages) p.learnPage(c);
+        for (const s of segs) if (s.sample) p.learnSample(s.sample);
+        const view = { segs, head: 0, window: 1e9 };
+        const first = guessesOf(p.plan(view, 400).splits);
+        for (const [r, probes] of first) {
+          expect(probes.length).toBeLessThanOrEqual(T.SCOUT_FIRST);
+          expect(r.sent).toBe(probes.length);
+          if (probes.length === T.SCOUT_FIRST) capped++;
+          for (const probe of probes) p.probed(probe, hit);
+        }
+        // Asked again with the same view (the planner offers the same places again).
+        const second = guessesOf(p.plan(view, 400).splits);
+        for (const [r, probes] of second) {
+          if (!first.has(r)) continue;
+          const before = first.get(r).length;
+          expect(before + probes.length).toBeLessThanOrEqual(T.SCOUT_FIRST + (hit ? T.SCOUT_GROWTH * before : 0));
+          if (hit && before === T.SCOUT_FIRST && probes.length > 0) grew++;
+        }
+      }
+    }
+    // Not vacuous: some places reached the cap, and some of those got more once they found keys.
+    expect(capped).toBeGreaterThan(0);
+    expect(grew).toBeGreaterThan(0);
   });
 });
 
