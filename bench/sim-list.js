@@ -24,16 +24,11 @@
 // Named layouts are made with --seed; generated ones with seeds S, S+1, ... S+N-1 (the name
 // says which: tree-1234 is `--generated 1 --seed 1234`).
 const { LAYOUTS, generateLayout, depthRange } = require('../test/generators/layouts');
+const { options } = require('./args');
 const { simulate, compareListing, BUSY_SHARE } = require('../test/helpers/sim-listing');
 
 function parseArgs(argv) {
-  const opt = (name, d) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : d; };
-  const num = (name, d) => {
-    const v = opt(name, undefined);
-    if (v === undefined) return d;
-    if (!/^\d+(e\d+)?$/.test(v)) { console.error(`${name} takes a number, not ${v}`); process.exit(2); }
-    return +v;
-  };
+  const { opt, num } = options(argv);
   const layouts = opt('--layouts', Object.keys(LAYOUTS).join(','));
   const names = layouts === 'none' ? [] : layouts.split(',');
   for (const n of names) if (!LAYOUTS[n]) { console.error(`unknown layout ${n} (have ${Object.keys(LAYOUTS).join(', ')})`); process.exit(2); }
