@@ -19,9 +19,10 @@ const { startFakeS3, GENERATORS, toExternalKey } = require('./fake-s3');
 const { startFakeDirectoryS3 } = require('../test/helpers/fake-directory-s3');
 const { awsBin } = require('../test/helpers/awscli');
 const { runPeer, fakeEnv, blitzRun } = require('./peers');
+const { options } = require('./args');
 
 function parseArgs(argv) {
-  const opt = (name, d) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : d; };
+  const { opt } = options(argv);
   return {
     count: Number(opt('--keys', 100000)), layouts: opt('--layouts', 'logs,generated-1,generated-2').split(','),
     latency: Number(opt('--latency', 20)), json: opt('--json', null), diffShare: 0.01,

@@ -14,9 +14,10 @@ const path = require('path');
 const { spawnFakeS3 } = require('./fake-s3');
 const { runPeer, blitzRun } = require('./peers');
 const { summarizeProfiles, profiledSpec } = require('./cpu-profile');
+const { options } = require('./args');
 
 function parseArgs(argv) {
-  const opt = (name, d) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : d; };
+  const { opt } = options(argv);
   return {
     keys: Number(opt('--keys', 1000000)), layout: opt('--layout', 'logs'), reps: Number(opt('--reps', 3)),
     latency: Number(opt('--latency', 20)), threads: opt('--threads', '1,2').split(',').map(Number),

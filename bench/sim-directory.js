@@ -19,9 +19,10 @@ const { FakeListStore } = require('../test/helpers/fake-list-store');
 const { FakeDirectoryStore } = require('../test/helpers/fake-directory-store');
 const { Listing } = require('../src');
 const { directoryBounds } = require('../test/helpers/directory-bounds');
+const { options } = require('./args');
 
 function parseArgs(argv) {
-  const opt = (name, d) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : d; };
+  const { opt } = options(argv);
   const layouts = opt('--layouts', Object.keys(LAYOUTS).join(','));
   return {
     count: Number(opt('--keys', 200000)), names: layouts === 'none' ? [] : layouts.split(','),
