@@ -164,12 +164,14 @@ class OnlinePlanner {
     // pieces allow (_guesses). Where the key shape misjudges a key space (numbers of varying
     // length, names it has not seen), an estimate can be a hundred times what is there;
     // pieces cut for it come back with a few keys each, and each cost a request.
-    for (const p of plans) { p.points = []; p.k = 0; p.max = 0; p.guesses = null; p.keys = p.near ? Math.min(p.near.keys, T.CUT_EVIDENCE * Math.max(p.near.read, PAGE)) : 0; }
+    for (const p of plans) { p.points = []; p.k = 0; p.max = 0; p.held = 0; p.guesses = null; p.keys = p.near ? Math.min(p.near.keys, T.CUT_EVIDENCE * Math.max(p.near.read, PAGE)) : 0; }
     const cuts = plans.filter((p) => p.keys >= T.CUT_MIN_PIECES * this.minPiece);
     for (const p of cuts) {
       p.guesses = this._guesses(`cut ${p.near.ctx}`);
       p.max = Math.max(0, Math.min(Math.floor(p.keys / this.minPiece) - 1, this._allowance(p.guesses)));
-      p.guesses.sent += p.max; // held while the slots are shared out (segments may share a subtree); what is not cut is given back
+      // Held while the slots are shared out (segments may share a subtree); what is not cut is given back.
+      p.held = p.max;
+      p.guesses.sent += p.held;
     }
     if (this.ordered) {
       for (const p of plans) {
@@ -203,12 +205,12 @@ class OnlinePlanner {
         for (const key of this._cutPoints(p.s, p.near, p.k)) {
           const at = commonPrefix(prev, key).length;
           const guesses = at < key.length ? p.guesses : undefined; // else no probe to tell what it found
-          if (guesses) p.max--;
+          if (guesses) p.held--;
           p.points.push({ key, guess: { from: prev, at, guesses } });
           prev = key;
         }
       }
-      if (p.guesses) p.guesses.sent -= p.max;
+      if (p.guesses) p.guesses.sent -= p.held;
       if (p.points.length) out.splits.push({ seg: p.s, points: p.points });
     }
     return out;
