@@ -1,8 +1,9 @@
 'use strict';
 // The cost of a shard plan of a billion keys (issue 19), on the synthetic store of the unit
 // tests (keys computed from their index, nothing stored): list requests against the budget
-// min(1000, 64 + 6N), rounds of requests in flight at once (each a round trip, so the time
-// at a given latency), and how even the shards are, counted exactly from the key indexes.
+// (defaultBudget: 664 up to 100 shards, 6 more a shard beyond, at most 1,000), rounds of
+// requests in flight at once (each a round trip, so the time at a given latency), and how
+// even the shards are, counted exactly from the key indexes.
 // Usage: node bench/plan-scale.js [--keys 1e9] [--latency-ms 50]
 const { planShards, defaultBudget } = require('../src/plan/shard-plan');
 const { normalizeRange } = require('../src/keys/range');

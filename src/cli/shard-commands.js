@@ -14,7 +14,7 @@ function registerShards(program) {
   outputOptions(sourceOptions(connectionOptions(program.command('plan'))), { json: false })
     .description('cut a source into --shards N key ranges of about equal object counts, for N processes to take one each (--shard I/N --plan FILE)')
     .argument('[source]', 's3://bucket/prefix, or a local folder')
-    .option('--plan-budget <n>', 'list requests the plan may spend (default: 64 + 6 per shard, at most 1000)')
+    .option('--plan-budget <n>', 'list requests the plan may spend (default: 664 up to 100 shards, 6 more a shard beyond, at most 1000)')
     .option('-o, --output <file>', 'write the plan there (default: stdout)')
     .addHelpText('after', examples([
       's3blitz plan s3://my-bucket --shards 50 --output plan.json',

@@ -51,6 +51,11 @@ describe('planShards', () => {
     }
   }, 300000);
 
+  // The estimates are what these tests are about: a plan of 200,000 keys (200 pages) with the
+  // default budget (664) reads them all. So they plan on 160 requests, fewer than the pages
+  // (the default for 16 shards until 2026-12-02).
+  const SCARCE = 160;
+
   // Balance on every layout, 200,000 keys in 16 shards (160 requests): the largest shard
   // within 1.5 times the mean; measured 1.00 to 1.31 (2026-11-29, with sweeps; tenants was
   // 1.68 before them and had a looser bound of its own).
@@ -63,8 +68,9 @@ describe('planShards', () => {
   drawn.length = 6;
   test.each(drawn)('%s: 16 shards of 200,000 keys, the largest within its bound of the mean', async (layout) => {
     const store = new FakeListStore(ALL_LAYOUTS[layout](200000, 3), { jitter: false });
-    const plan = await planShards(store, normalizeRange({}), 16);
-    expect(plan.requests).toBeLessThanOrEqual(defaultBudget(16));
+    const plan = await planShards(store, normalizeRange({}), 16, { budget: SCARCE });
+    expect(plan.requests).toBeLessThanOrEqual(SCARCE);
+    expect(plan.exact).toBe(false);
     const c = counts(store, plan);
     expect(c.reduce((a, b) => a + b, 0)).toBe(store.keys.length);
     expect(Math.max(...c) / (store.keys.length / 16)).toBeLessThanOrEqual(1.5);
@@ -88,8 +94,8 @@ describe('planShards', () => {
       for (let j = 0; j < size; j++) keys.add(`${stem}_${f}/${dated ? `2026-${two(1 + r.int(12))}-${two(1 + r.int(28))}/` : ''}${r.int(2 ** 32).toString(16).padStart(8, '0')}.bin`);
     }
     const store = new FakeListStore([...keys].sort(compareKeys), { jitter: false });
-    const plan = await planShards(store, normalizeRange({}), 16);
-    expect(plan.requests).toBeLessThanOrEqual(defaultBudget(16));
+    const plan = await planShards(store, normalizeRange({}), 16, { budget: SCARCE });
+    expect(plan.requests).toBeLessThanOrEqual(SCARCE);
     const c = counts(store, plan);
     expect(c.reduce((a, b) => a + b, 0)).toBe(keys.size);
     expect(Math.max(...c) / (keys.size / 16)).toBeLessThanOrEqual(1.6);
@@ -111,7 +117,7 @@ describe('planShards', () => {
     const keys = new Set();
     while (keys.size < 200000) keys.add(`blobs/${words[Math.floor(words.length * r.next() ** 2)]}${r.int(1e7)}.log`);
     const store = new FakeListStore([...keys].sort(compareKeys), { jitter: false });
-    const plan = await planShards(store, normalizeRange({}), 16);
+    const plan = await planShards(store, normalizeRange({}), 16, { budget: SCARCE });
     expect(plan.exact).toBe(false);
     expect(plan.estimatedObjects / keys.size).toBeLessThanOrEqual(100);
     expect(plan.estimatedObjects / keys.size).toBeGreaterThanOrEqual(1 / 100);
@@ -137,6 +143,15 @@ describe('planShards', () => {
     const plan = await planShards(store, range, 4);
     const got = plan.ranges.flatMap((r) => (r.empty ? [] : store.expected({ startAfter: r.startAfter || '', stopAt: r.stopAt })));
     expect(got).toEqual(store.expected({ startAfter: store.keys[5000], stopAt: store.keys[25000] }));
+  });
+
+  // Where the keys lie has to be found whatever the shard count: a plan of fewer shards
+  // gets what 100 get, more per shard beyond, at most PLAN_BUDGET_MAX.
+  test('the default budget: 664 list requests up to 100 shards, 6 more a shard beyond, 1,000 at most', () => {
+    for (const n of [1, 2, 16, 50, 100]) expect(defaultBudget(n)).toBe(664);
+    expect(defaultBudget(101)).toBe(670);
+    expect(defaultBudget(155)).toBe(994);
+    for (const n of [156, 1000, 100000]) expect(defaultBudget(n)).toBe(1000);
   });
 
   test('a billion keys: a plan of 100 shards in at most 664 list requests', async () => {
