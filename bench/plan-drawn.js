@@ -11,22 +11,12 @@
 //     [--budget N (default: the plan's own default for each shard count)]
 const { planShards, defaultBudget } = require('../src/plan/shard-plan');
 const { normalizeRange } = require('../src/keys/range');
-const { compareKeys } = require('../src/keys/order');
 const { FakeListStore } = require('../test/helpers/fake-list-store');
 const { generateLayout } = require('../test/generators/layouts');
 const { options } = require('./args');
+const { planBalance } = require('./plan-balance');
 
 const AIM = 1.3;
-
-// Keys at or below k in the sorted keys (null: all of them).
-function rankIn(sorted) {
-  return (k) => {
-    if (k === null) return sorted.length;
-    let lo = 0, hi = sorted.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (compareKeys(sorted[m], k) <= 0) lo = m + 1; else hi = m; }
-    return lo;
-  };
-}
 
 async function main() {
   const { opt, num } = options(process.argv.slice(2));
@@ -38,17 +28,14 @@ async function main() {
     const made = generateLayout(s, keys);
     const store = new FakeListStore(made.keys, { jitter: false });
     const sorted = store.expected();
-    const rank = rankIn(sorted);
     const cells = [made.name];
     for (const n of shardCounts) {
       const cpu = process.cpuUsage();
       const plan = await planShards(store, normalizeRange({}), n, { budget: budget ?? defaultBudget(n) });
       const used = process.cpuUsage(cpu);
-      const sizes = plan.ranges.map((r) => (r.empty ? 0 : rank(r.stopAt) - (r.startAfter === null ? 0 : rank(r.startAfter))));
-      const total = sizes.reduce((a, b) => a + b, 0);
-      if (total !== sorted.length) throw new Error(`${made.name}, ${n} shards: the shards hold ${total} keys, not ${sorted.length}`);
-      const mean = total / n;
-      const row = { layout: made.name, seed: s, shards: n, requests: plan.requests, rounds: plan.rounds, largest: Math.max(...sizes) / mean, smallest: Math.min(...sizes) / mean, cpuSec: (used.user + used.system) / 1e6 };
+      const b = planBalance(plan, sorted);
+      if (b.count !== sorted.length) throw new Error(`${made.name}, ${n} shards: the shards hold ${b.count} keys, not ${sorted.length}`);
+      const row = { layout: made.name, seed: s, shards: n, requests: plan.requests, rounds: plan.rounds, largest: b.balance, smallest: b.smallest, cpuSec: (used.user + used.system) / 1e6 };
       rows.push(row);
       cells.push(`${n}: ${row.largest.toFixed(2)} (${row.requests} req, ${row.rounds} rounds, ${row.cpuSec.toFixed(1)} s)`);
     }

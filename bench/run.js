@@ -244,6 +244,7 @@ async function peerRows(ctx, group, op, sl, small) {
 // here is tuned to one layout: every layout gets the same commands.
 const { LAYOUTS, generateLayout } = require('./layouts');
 const { compareKeys } = require('../src/keys/order');
+const { planBalance } = require('./plan-balance');
 const CONDITIONS = [
   { name: 'steady', lat: {} },
   { name: 'jitter ±50 ms', lat: { jitterMs: 50 } },
@@ -324,21 +325,8 @@ async function layoutExtraRows(ctx, layout, row, expect, cold, hintsHome) {
 
 const ownStats = (j) => ({ ownEfficiency: j.stats?.efficiency, ownStats: j.stats });
 
-// A plan's shards counted on the sorted keys: count is the keys the shards hold together
-// (the layout's count exactly when the ranges tile it), balance the largest over the mean.
+// Shard counts each layout is planned for (balance: bench/plan-balance.js).
 const PLAN_SHARDS = [16, 100];
-function planBalance(plan, keys) {
-  const rank = (k) => { // keys <= k
-    if (k === null) return keys.length;
-    let lo = 0, hi = keys.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (compareKeys(keys[m], k) <= 0) lo = m + 1; else hi = m; }
-    return lo;
-  };
-  const sizes = plan.ranges.map((r) => (r.empty ? 0 : rank(r.stopAt) - (r.startAfter === null ? 0 : rank(r.startAfter))));
-  const count = sizes.reduce((a, b) => a + b, 0);
-  const mean = keys.length / plan.ranges.length;
-  return { count, planRequests: plan.requests, balance: Math.max(...sizes) / mean, smallest: Math.min(...sizes) / mean, estimated: plan.estimatedObjects };
-}
 
 // ---------------------------------------------------------------------------
 // Versions: a million versions (several per key, every tenth key's newest a delete
