@@ -40,10 +40,10 @@ const T = require('./tuning').values;
 // what has a basis while some folders have none; PLAN_SPARSE_LEVELS levels of two to
 // PLAN_SPARSE_FOLDERS folders and no keys before a subtree is sampled flat.
 
-// Requests a plan of n shards may spend: PLAN_BUDGET_MIN up to 100 shards, more per shard
-// beyond, at most PLAN_BUDGET_MAX. A bucket read whole sooner costs less (the plan is then exact).
+// Requests a plan of n shards may spend: what PLAN_BUDGET_MIN_SHARDS shards get at least, at
+// most PLAN_BUDGET_MAX. A bucket read whole sooner costs less (the plan is then exact).
 function defaultBudget(n) {
-  return Math.min(T.PLAN_BUDGET_MAX, Math.max(T.PLAN_BUDGET_MIN, T.PLAN_BUDGET_BASE + T.PLAN_BUDGET_PER_SHARD * n));
+  return Math.min(T.PLAN_BUDGET_MAX, T.PLAN_BUDGET_BASE + T.PLAN_BUDGET_PER_SHARD * Math.max(n, T.PLAN_BUDGET_MIN_SHARDS));
 }
 
 class Folder {
