@@ -311,7 +311,8 @@ export interface CopyOptions extends SourceOptions, TargetOptions, WriteOptions,
   maxQueueSize?: number | string;
   onObject?: (outcome: ObjectOutcome) => void;
   onUpload?: (uploadId: string, key: string) => void;
-  onConcurrency?: (event: { name: string; limit: number; reason: string }) => void;
+  /** A pool's or a target prefix's concurrency changed; rate: a prefix's paced requests a second, once it has been throttled. */
+  onConcurrency?: (event: { name: string; t: number; limit: number; rate?: number; reason: string }) => void;
 }
 
 export type Status = 'copied' | 'planned' | 'failed' | 'changed' | 'skipped' | 'vanished';

@@ -4,7 +4,7 @@ const lib = require('../index');
 const { connectionOptions, sourceOptions, outputOptions, reportOptions, versionOptions, metadataOptions } = require('./options');
 const { checkOutput, writeReport, commandLine } = require('./report-output');
 const { UsageError } = require('../errors');
-const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy, LOG_HELP } = require('./copy-command');
+const { targetOptions, writeOptions, concurrencyOptions, copyLibraryOptions, copyProgressLines, finishCopy, LOG_HELP, debugConcurrency } = require('./copy-command');
 const { objectLog } = require('./object-log');
 const { runAction, writeOut, writeErr, apiExample, formatOf } = require('./run');
 const report = require('../report');
@@ -99,7 +99,7 @@ Examples:
     .action(runAction(async ({ args: [source, target], opts, signal, stopSignal }) => {
       const o = libOptions(source, target, opts);
       if (opts.apiExample) return writeOut(apiExample('sync', o));
-      if (opts.debug) o.onConcurrency = (ev) => writeErr(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
+      if (opts.debug) o.onConcurrency = debugConcurrency;
       Object.assign(o, { signal, stopSignal, progress: new Progress({ quiet: opts.quiet }), log: (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); } });
       const fmt = formatOf(opts);
       const log = objectLog(opts, fmt === 'json');

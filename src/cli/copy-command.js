@@ -132,7 +132,7 @@ code is 1 when any failed. Archived (GLACIER) and vanished objects are reported,
       if (opts.apiExample) return writeOut(apiExample('copy', libOpts));
       libOpts.signal = signal;
       libOpts.stopSignal = stopSignal;
-      if (opts.debug) libOpts.onConcurrency = (ev) => writeErr(`s3blitz: concurrency ${ev.name} ${ev.limit} (${ev.reason})\n`);
+      if (opts.debug) libOpts.onConcurrency = debugConcurrency;
       libOpts.log = (m) => { if (!opts.quiet) writeErr(`s3blitz: ${m}\n`); };
       libOpts.progress = new Progress({ quiet: opts.quiet });
       const fmt = formatOf(opts);
@@ -211,4 +211,9 @@ async function streamCopy(source, target, opts, signal) {
   return 0;
 }
 
-module.exports = { registerCopy, registerMove, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions, copyProgressLines, finishCopy, LOG_HELP };
+// --debug: each change of a pool's or a prefix's concurrency, and of a prefix's paced rate.
+function debugConcurrency(ev) {
+  writeErr(`s3blitz: concurrency ${ev.name} ${ev.limit}${ev.rate !== undefined ? `, ${ev.rate} requests/s` : ''} (${ev.reason})\n`);
+}
+
+module.exports = { registerCopy, debugConcurrency, registerMove, copyLibraryOptions, writeOptions, targetOptions, concurrencyOptions, copyProgressLines, finishCopy, LOG_HELP };

@@ -170,7 +170,8 @@ class Copier {
   }
 
   _newPrefix(name) {
-    const p = new PrefixLimit(this.co.copyConcurrency, { name: `prefix ${JSON.stringify(name)}`, onChange: this.onConcurrency });
+    const room = () => this.small.pendingCount === 0 && this.large.pendingCount === 0;
+    const p = new PrefixLimit(this.co.copyConcurrency, { name: `prefix ${JSON.stringify(name)}`, onChange: this.onConcurrency, room });
     this.prefixes.set(name, p);
     return p;
   }
@@ -200,7 +201,9 @@ class Copier {
   _start(item, targetKey, left, onDone, tries) {
     const pool = item.Size > this.co.largeCopyThreshold ? this.large : this.small;
     const prefix = this._prefixLimit(targetKey);
-    prefix.run(() => pool.run(() => (this.stopped ? null : this.copyOne(item, targetKey, prefix))))
+    // The prefix's pacing judges a request by when it let it go, not by when the pool (every
+    // prefix's requests in flight together) had room for it.
+    prefix.run(() => { const released = Date.now(); return pool.run(() => (this.stopped ? null : this.copyOne(item, targetKey, prefix, released))); })
       .then((outcome) => {
         if (outcome && outcome.status === 'throttled' && !this.stopped && tries + 1 < MAX_THROTTLED) {
           setTimeout(() => this._start(item, targetKey, left, onDone, tries + 1), backoff(tries));
@@ -234,14 +237,14 @@ class Copier {
     if (this.fatal) throw this.fatal;
   }
 
-  async copyOne(item, targetKey, prefix) {
+  async copyOne(item, targetKey, prefix, released) {
     const job = {
       item, src: this.src, dst: this.dst, key: targetKey, w: this.w, partSize: this.co.partSize, partConcurrency: this.co.partConcurrency,
       largeCopyThreshold: this.co.largeCopyThreshold, keepPartLayout: this.co.keepPartLayout, signal: this.signal, stats: this.stats, onUpload: this.onUpload, onCreating: this.onCreating, onTempDir: this.onTempDir,
       notice: this.notice, memory: this.memory, guard: this.guard,
     };
     for (let attempt = 0; ; attempt++) {
-      const started = Date.now();
+      const started = attempt === 0 && released !== undefined ? released : Date.now();
       try {
         const base = job.transfer || this.transfer;
         const outcome = await (this.guard ? await this.guard.route(job, base) : base)(job);
@@ -253,7 +256,7 @@ class Copier {
         if (isFatalForRun(err) || err instanceof SafetyError) throw err;
         // Pushed back by the store: sent again later, when its prefix has room (see _start).
         if (isThrottle(err)) {
-          if (prefix && err instanceof Throttled) prefix.throttled();
+          if (prefix && err instanceof Throttled) prefix.throttled(Date.now() - started);
           return { status: 'throttled', reason: errorCode(err) };
         }
         const outcome = classifyError(err, { bucket: this.dst.bucket, key: targetKey, noOverwrite: Boolean(this.w && this.w.noOverwrite) });
