@@ -171,7 +171,10 @@ class Copier {
 
   _newPrefix(name) {
     const room = () => this.small.pendingCount === 0 && this.large.pendingCount === 0;
-    const p = new PrefixLimit(this.co.copyConcurrency, { name: `prefix ${JSON.stringify(name)}`, onChange: this.onConcurrency, room });
+    // A folder on this machine is never throttled: it opens at once, where an S3 prefix
+    // starts small and grows (a fresh prefix's limit is unknown).
+    const startSlots = this.dst.type === 's3' ? undefined : this.co.copyConcurrency;
+    const p = new PrefixLimit(this.co.copyConcurrency, { name: `prefix ${JSON.stringify(name)}`, onChange: this.onConcurrency, room, startSlots });
     this.prefixes.set(name, p);
     return p;
   }

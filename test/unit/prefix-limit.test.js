@@ -138,3 +138,11 @@ test('every pacing number says what it trades and what set it', () => {
   const code = src.slice(src.indexOf('class PrefixLimit')).replace(/\/\/.*$/gm, '');
   expect(code.match(/(?<![\w.])(?:\d*\.\d+|[2-9]\d*|1\d+)(?![\w.])/g)).toBeNull();
 });
+
+test('a copy into a folder on this machine opens at once; into S3, each prefix starts small', () => {
+  const { Copier, copyOptions } = require('../../src/transfer/copier');
+  const { normalizeWriteOptions } = require('../../src/transfer/write-options');
+  const make = (dst) => new Copier({ src: { type: 's3', bucket: 's' }, dst, w: normalizeWriteOptions({}), co: copyOptions({}), sameConnection: true, signal: new AbortController().signal, stats: { count() {}, bytes: 0 } });
+  expect(make({ type: 'local' })._prefixLimit('a/b').limit).toBe(copyOptions({}).copyConcurrency);
+  expect(make({ type: 's3', bucket: 'd' })._prefixLimit('a/b').limit).toBe(PACE.START_SLOTS.value);
+});
