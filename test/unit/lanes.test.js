@@ -155,8 +155,9 @@ describe('copy in lanes', () => {
     expect(r.ok).toBe(true);
     expect([...dst.copies].sort(compareKeys)).toEqual([...keys].sort(compareKeys));
     const prefixes = r.concurrencyTrace.prefixes;
-    expect(Math.min(...prefixes['p03/'].map((e) => e.limit))).toBeLessThan(64);
-    for (const [name, trace] of Object.entries(prefixes)) if (name !== 'p03/') expect(trace.every((e) => e.reason !== 'throttled')).toBe(true);
+    // p03/ was paced (a rate set when it was throttled); no other prefix ever was.
+    expect(prefixes['p03/'].some((e) => e.reason === 'throttled' && e.rate > 0)).toBe(true);
+    for (const [name, trace] of Object.entries(prefixes)) if (name !== 'p03/') expect(trace.every((e) => e.reason !== 'throttled' && e.rate === undefined)).toBe(true);
     expect(r.concurrencyTrace.copy.map((e) => e.reason)).toEqual(['start']);
   });
 });
