@@ -11,7 +11,7 @@ function name(r, abc) {
 }
 
 // A tree: depth 1-5, a fan-out drawn per directory (often one hot child), files beside
-// folders, and neighbours of folder names ("s", "s.x", "s0" beside "s/").
+// folders, and neighbours of folder names ("s", "s.x", "s0" beside "s/"); one key at least.
 function drawTree(r) {
   const abc = r.pick(ALPHABETS);
   const depth = 1 + r.int(5);
@@ -28,6 +28,8 @@ function drawTree(r) {
     }
   };
   walk('', 0);
+  // A tree holds something: callers name its first key (the draw can leave every level empty).
+  if (!keys.size) keys.add(name(r, abc));
   return [...keys];
 }
 
