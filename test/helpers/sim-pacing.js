@@ -10,7 +10,6 @@ const { normalizeWriteOptions } = require('../../src/transfer/write-options');
 const { Throttled } = require('../../src/stores/s3-errors');
 const { prng } = require('../generators/prng');
 
-
 /**
  * o: {prefixes, rate (writes/s a prefix accepts), burst (tokens; default rate / 4), latencyMs,
  * jitterMs, objects, hot (share of objects in the first prefix), noise (share of requests throttled
@@ -20,8 +19,8 @@ const { prng } = require('../generators/prng');
  * Returns {requests, throttled (past the prefix's rate), noisy (throttled at random), share
  * (throttled ÷ requests), lateShare (the same past the ramp), distinct (keys accepted),
  * duplicates (keys accepted again), bySecond (writes accepted in each second), trace (each
- * prefix's pacing changes), wallMs, idealMs, sustained (accepted ÷ allowed while
- * a prefix had objects left, after the ramp), copied, failed}.
+ * prefix's pacing changes), wallMs, idealMs and sustained (accepted ÷ allowed while a prefix
+ * had objects left, after the ramp; both by the first rate, whatever raise says), copied, failed}.
  */
 async function simulatePacing(o) {
   const { prefixes, rate, latencyMs, jitterMs = 0, objects, hot = 0, noise = 0, seed = 1, rampMs = 3000 } = o;
