@@ -28,6 +28,7 @@
 const http = require('node:http');
 const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
+const { TokenBucket } = require('../test/helpers/token-bucket');
 
 const XMLNS = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -665,14 +666,11 @@ function startFakeS3({ listLatencyMs = 100, otherLatencyMs = 30, port = 0, host 
       const id = `${bucket}/${slash < 0 ? key : key.slice(0, slash + 1)}`;
       const now = Date.now();
       let tb = buckets_.get(id);
-      if (!tb) buckets_.set(id, tb = { tokens: limits.burst, at: now });
-      tb.tokens = Math.min(limits.burst, tb.tokens + ((now - tb.at) / 1000) * limits.prefixRate);
-      tb.at = now;
-      if (tb.tokens < 1) {
+      if (!tb) buckets_.set(id, tb = new TokenBucket(limits.burst, now));
+      if (!tb.admit(now, limits.prefixRate)) {
         throttledSeconds[sec] = (throttledSeconds[sec] || 0) + 1;
         throw new S3Error(503, 'SlowDown', 'Please reduce your request rate.');
       }
-      tb.tokens -= 1;
     }
     writeSeconds[sec] = (writeSeconds[sec] || 0) + 1;
   }

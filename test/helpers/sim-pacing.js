@@ -9,6 +9,7 @@ const { Copier, copyOptions } = require('../../src/transfer/copier');
 const { normalizeWriteOptions } = require('../../src/transfer/write-options');
 const { Throttled } = require('../../src/stores/s3-errors');
 const { prng } = require('../generators/prng');
+const { TokenBucket } = require('./token-bucket');
 
 /**
  * o: {prefixes, rate (writes/s a prefix accepts), burst (tokens; default rate / 4), latencyMs,
@@ -35,7 +36,7 @@ async function simulatePacing(o) {
       const p = hot > 0 && random() < hot ? 0 : hot > 0 && prefixes > 1 ? 1 + Math.floor(random() * (prefixes - 1)) : i % prefixes;
       counts[p]++;
     }
-    const buckets = counts.map(() => ({ tokens: burst, at: 0, accepted: 0, acceptedAfterRamp: 0, last: 0 }));
+    const buckets = counts.map(() => Object.assign(new TokenBucket(burst, 0), { accepted: 0, acceptedAfterRamp: 0, last: 0 }));
     const bySecond = []; // writes accepted in each second, every prefix together
     const rateAt = (t) => (o.raise && t >= o.raise.atMs ? o.raise.rate : rate);
     let requests = 0, throttled = 0, late = 0, lateThrottled = 0, noisy = 0;
@@ -49,13 +50,11 @@ async function simulatePacing(o) {
         const p = Number(params.Key.slice(1, params.Key.indexOf('/')));
         const b = buckets[p];
         const now = Date.now();
-        b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rateAt(now));
-        b.at = now;
+        b.refill(now, rateAt(now));
         const hiccup = noise > 0 && random() < noise;
-        const ok = !hiccup && b.tokens >= 1;
+        const ok = !hiccup && b.take();
         if (hiccup) noisy++;
         else if (ok) {
-          b.tokens -= 1;
           b.accepted++;
           if (now >= rampMs) b.acceptedAfterRamp++;
           b.last = now;

@@ -8,6 +8,7 @@
 const s3blitz = require('../../src');
 const { createBucket, putObjects, connection } = require('../helpers/s3env');
 const { startFaultProxy } = require('../helpers/fault-proxy');
+const { TokenBucket } = require('../helpers/token-bucket');
 
 const OBJECTS = 1200;
 const FIRST = 50; // copies a second the prefix takes at first
@@ -20,22 +21,18 @@ test('copies past a prefix\'s rate are paced to it, and a raised rate is climbed
   await putObjects(src, keys, { concurrency: 48 });
   const c = connection();
   let rate = FIRST;
-  const bucket = { tokens: 5, at: Date.now() };
+  const bucket = new TokenBucket(5, Date.now());
   let copies = 0, slowDowns = 0, slowDownsBeforeRaise = 0;
   const proxy = await startFaultProxy({
     target: c.endpoint,
     refuse: { status: 503, code: 'SlowDown' },
     refuseRequest: (info) => {
       if (info.type !== 'COPY') return false;
-      const now = Date.now();
-      bucket.tokens = Math.min(5, bucket.tokens + ((now - bucket.at) / 1000) * rate);
-      bucket.at = now;
-      if (bucket.tokens < 1) {
+      if (!bucket.admit(Date.now(), rate)) {
         slowDowns++;
         if (rate === FIRST) slowDownsBeforeRaise++;
         return true;
       }
-      bucket.tokens -= 1;
       if (++copies === RAISE_AFTER) rate = RAISED;
       return false;
     },
