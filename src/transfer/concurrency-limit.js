@@ -21,12 +21,11 @@ class ConcurrencyLimit {
   /** Runs fn when a slot is free; fn's promise is returned. */
   run(fn) {
     return new Promise((resolve, reject) => {
-      const start = () => {
+      this.waiting.push(() => {
         this.active++;
         Promise.resolve().then(fn).then(resolve, reject).finally(() => { this.active--; this._next(); });
-      };
-      if (this.active < this.limit) start();
-      else this.waiting.push(start);
+      });
+      this._next(); // a subclass may hold even a free slot (prefix-limit.js paces by rate)
     });
   }
 
@@ -34,14 +33,25 @@ class ConcurrencyLimit {
     while (this.active < this.limit && this.waiting.length) this.waiting.shift()();
   }
 
+  // Moves the limit within [min, max]; false where that leaves it where it was.
   _set(limit, reason) {
     limit = Math.max(this.min, Math.min(this.max, limit));
-    if (limit === this.limit) return;
+    if (limit === this.limit) return false;
     this.limit = limit;
-    const ev = { t: Date.now(), limit, reason };
+    this._trace(reason);
+    this._next();
+    return true;
+  }
+
+  // What a change is traced as; a subclass adds what else moved.
+  _event(reason) {
+    return { t: Date.now(), limit: this.limit, reason };
+  }
+
+  _trace(reason) {
+    const ev = this._event(reason);
     if (this.trace.length < this.traceCap) this.trace.push(ev);
     if (this.onChange) this.onChange({ name: this.name, ...ev });
-    this._next();
   }
 }
 

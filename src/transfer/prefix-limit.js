@@ -80,17 +80,6 @@ class PrefixLimit extends ConcurrencyLimit {
     this.sent = 0; // requests started in the window
   }
 
-  run(fn) {
-    return new Promise((resolve, reject) => {
-      const start = () => {
-        this.active++;
-        Promise.resolve().then(fn).then(resolve, reject).finally(() => { this.active--; this._next(); });
-      };
-      this.waiting.push(start);
-      this._next();
-    });
-  }
-
   _next() {
     while (this.waiting.length && this.active < this.limit) {
       if (this.rate) {
@@ -213,22 +202,12 @@ class PrefixLimit extends ConcurrencyLimit {
     this.rate = rate;
     this.changedAt = now;
     this._newWindow(now);
-    if (limit !== this.limit) this._set(limit, reason);
-    else this._trace(reason);
+    if (!this._set(limit, reason)) this._trace(reason); // a new rate is traced even where the slots stay
     this._next();
   }
 
-  _trace(reason) {
-    const ev = { t: Date.now(), limit: this.limit, rate: this.rate === null ? undefined : +this.rate.toFixed(1), reason };
-    if (this.trace.length < this.traceCap) this.trace.push(ev);
-    if (this.onChange) this.onChange({ name: this.name, ...ev });
-  }
-
-  _set(limit, reason) {
-    limit = Math.max(this.min, Math.min(this.max, limit));
-    this.limit = limit;
-    this._trace(reason);
-    this._next();
+  _event(reason) {
+    return { t: Date.now(), limit: this.limit, rate: this.rate === null ? undefined : +this.rate.toFixed(1), reason };
   }
 }
 
