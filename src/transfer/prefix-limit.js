@@ -41,6 +41,7 @@ const PACE = {
   CLIMB_NEAR: { value: 0.01, trades: 'climb a window near the ceiling (within PACE.NEAR of it): higher probes the known limit more often (more throttled requests), regains a lost rate sooner', setBy: 'chosen, not measured (2026-12-02)' },
   CLIMB_FAR: { value: 0.05, trades: 'climb a window under the ceiling (past PACE.NEAR of it): higher regains a cut rate sooner, meets the ceiling with a larger step', setBy: 'the controller before it climbed 5%; 10% and 20% tried where no ceiling is known, 2026-12-02: conditions under 3% past their first 3 s 38 and 36 of 40 against 38, random SlowDowns no better' },
   NEAR: { value: 0.1, trades: 'how close to the ceiling counts as near (a share of it): wider probes slowly over a wider band', setBy: 'chosen, not measured (2026-12-02)' },
+  CHANCE_FLOOR: { value: 0.01, trades: 'the least background share a cut allows chance for: higher keeps hiccups in small windows from cutting (a prefix at a few hundred a second judges windows of a few dozen answers), and cuts later for the rate\'s own SlowDowns where there is no background', setBy: 'added 2026-12-02: without it one SlowDown in a window of 30 answers cut the rate by a tenth, a window\'s climb being a hundredth, and 1% of random SlowDowns took copies to 4-8 times their ideal time (17 times a clean copy\'s where no limit was): 1.0-1.3 with it; the 200 drawn conditions of seeds 1000-1199 under 3% past their first 3 s 194 -> 190, all requests throttled 1.54% -> 1.81% (seeds 3000-3199: 194 -> 192, 1.52% -> 1.74%). 0.02 not tried' },
   CHANCE_SD: { value: 2, trades: 'standard deviations of the background\'s SlowDowns a window may show by chance (neither cut for, nor kept from climbing): more tolerates random SlowDowns on fewer answers, and cuts later for the rate\'s own where there is a background', setBy: 'chosen, not varied (2026-12-02); an earlier form without it took 15 s and 57 s for one folder of a store with no limit and 0.5% and 1% random SlowDowns, where a clean copy took 3.2' },
   BACKGROUND_WEIGHT: { value: 0.2, trades: 'weight of each window in the background share (SlowDowns at any rate, learnt under the ceiling): higher follows a change in them sooner, and one unlucky window more', setBy: 'chosen, not measured (2026-12-02)' },
   CUTS_TO_LEARN: { value: 3, trades: 'cuts in a row under the ceiling after which their windows teach the background too: fewer learns random SlowDowns sooner (fewer cuts for them), and may learn a store\'s draining burst as background', setBy: 'chosen 2026-12-02: without it, random SlowDowns of 5% and more took a three-folder copy from 10 s to over 120 s; with it 30-37 s' },
@@ -126,10 +127,12 @@ class PrefixLimit extends ConcurrencyLimit {
   }
 
   // SlowDowns a window is cut for at: more than the background and PACE.CUT_SHARE would give,
-  // by PACE.CHANCE_SD standard deviations of the background's own (chance alone).
+  // by PACE.CHANCE_SD standard deviations of the background's own (chance alone), taken as
+  // PACE.CHANCE_FLOOR at least: a background not learnt yet is not none, and one SlowDown
+  // among a slow prefix's few dozen answers is no evidence of its limit.
   _cutAt(answers) {
     const p = this.background + P.CUT_SHARE;
-    return answers * p + P.CHANCE_SD * Math.sqrt(answers * this.background);
+    return answers * p + P.CHANCE_SD * Math.sqrt(answers * Math.max(this.background, P.CHANCE_FLOOR));
   }
 
   _evaluate(now) {
