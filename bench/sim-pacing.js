@@ -12,8 +12,8 @@ const fs = require('node:fs');
 const { simulatePacing } = require('../test/helpers/sim-pacing');
 const { drawPacing } = require('../test/generators/pacing-conditions');
 const { options } = require('./args');
+const { median } = require('./stats');
 
-const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[s.length >> 1] : NaN; };
 
 async function main() {
   const { opt, num } = options(process.argv.slice(2));
